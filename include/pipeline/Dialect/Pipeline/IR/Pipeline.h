@@ -1,0 +1,49 @@
+//===- Pipeline.h - pipeline dialect ----------------------------*- C++ -*-===//
+//
+// Everything a user of the `pipeline` dialect includes: dialect, enums,
+// types, the stage-use interface and the ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_DIALECT_PIPELINE_IR_PIPELINE_H
+#define PIPELINE_DIALECT_PIPELINE_IR_PIPELINE_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "pipeline/Dialect/Pipeline/IR/PipelineDialect.h.inc"
+#include "pipeline/Dialect/Pipeline/IR/PipelineEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "pipeline/Dialect/Pipeline/IR/PipelineAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pipeline/Dialect/Pipeline/IR/PipelineTypes.h.inc"
+
+#include "pipeline/Dialect/Pipeline/IR/PipelineInterfaces.h.inc"
+
+namespace pmlir {
+/// True if `type` lives in the GPU workgroup (shared) address space.
+bool isWorkgroupMemRef(mlir::MemRefType type);
+
+/// The barrier pipeline underneath a pipeline, tile pipeline, role or stage
+/// type; null for any other type.
+PipelineType getBasePipelineType(mlir::Type type);
+
+/// The upstream `!nvgpu.mbarrier.group` holding all barriers of the pipeline
+/// underneath `type` (see getBasePipelineType).
+mlir::Type getMBarrierGroupType(mlir::Type type);
+} // namespace pmlir
+
+#define GET_OP_CLASSES
+#include "pipeline/Dialect/Pipeline/IR/PipelineOps.h.inc"
+
+#endif // PIPELINE_DIALECT_PIPELINE_IR_PIPELINE_H

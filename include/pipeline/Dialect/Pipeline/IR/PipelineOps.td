@@ -1,0 +1,842 @@
+//===- PipelineOps.td - pipeline dialect ops ---------------*- tablegen -*-===//
+//
+// Ops keep the method names of the reference Mojo `pipeline` module
+// (docs/reference-mapping.md maps every method to its op).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_OPS_TD
+#define PIPELINE_OPS_TD
+
+include "pipeline/Dialect/Pipeline/IR/PipelineDialect.td"
+include "pipeline/Dialect/Pipeline/IR/PipelineTypes.td"
+include "pipeline/Dialect/Pipeline/IR/PipelineInterfaces.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Pipeline_AnyBarrierPipeline : AnyTypeOf<
+    [Pipeline_PipelineType, Pipeline_TilePipelineType],
+    "pipeline or tile pipeline">;
+
+def Pipeline_AnyMbarSource : AnyTypeOf<
+    [Pipeline_PipelineType, Pipeline_TilePipelineType, Pipeline_RoleType],
+    "pipeline, tile pipeline or role pipeline">;
+
+def Pipeline_AnyStage : Type<CPred<"::llvm::isa<::pmlir::StageType>($_self)">,
+    "stage handle", "::pmlir::StageType">;
+
+def Pipeline_ProducerStage : Type<
+    CPred<"::llvm::isa<::pmlir::StageType>($_self) && "
+          "::llvm::cast<::pmlir::StageType>($_self).isProducer()">,
+    "producer stage handle", "::pmlir::StageType">;
+
+def Pipeline_ConsumerStage : Type<
+    CPred<"::llvm::isa<::pmlir::StageType>($_self) && "
+          "::llvm::cast<::pmlir::StageType>($_self).isConsumer()">,
+    "consumer stage handle", "::pmlir::StageType">;
+
+def Pipeline_TileStage : Type<
+    CPred<"::llvm::isa<::pmlir::StageType>($_self) && ::llvm::isa<"
+          "::pmlir::TilePipelineType>(::llvm::cast<::pmlir::StageType>("
+          "$_self).getPipeline())">,
+    "stage handle of a tile pipeline", "::pmlir::StageType">;
+
+def Pipeline_ProducerRole : Type<
+    CPred<"::llvm::isa<::pmlir::RoleType>($_self) && "
+          "::llvm::cast<::pmlir::RoleType>($_self).getRole() == "
+          "::pmlir::Role::producer">,
+    "producer role pipeline", "::pmlir::RoleType">;
+
+def Pipeline_ConsumerRole : Type<
+    CPred<"::llvm::isa<::pmlir::RoleType>($_self) && "
+          "::llvm::cast<::pmlir::RoleType>($_self).getRole() == "
+          "::pmlir::Role::consumer">,
+    "consumer role pipeline", "::pmlir::RoleType">;
+
+def Pipeline_WorkgroupMemRef : Type<
+    And<[IsMemRefTypePred,
+         CPred<"::pmlir::isWorkgroupMemRef(::llvm::cast<::mlir::MemRefType>($_self))">]>,
+    "memref in the workgroup (shared) address space", "::mlir::MemRefType">;
+
+// Result-type builders used by TypesMatchWith so that the assembly format
+// never has to spell the handle or barrier-group types.
+class Pipeline_StageOf<string role> :
+  StrFunc<"::pmlir::StageType::get($_self.getContext(), ::pmlir::Role::" # role
+          # ", $_self)">;
+class Pipeline_RoleStage<string role> :
+  StrFunc<"::pmlir::StageType::get($_self.getContext(), ::pmlir::Role::" # role
+          # ", ::llvm::cast<::pmlir::RoleType>($_self).getPipeline())">;
+def Pipeline_GroupOf : StrFunc<"::pmlir::getMBarrierGroupType($_self)">;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+class Pipeline_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Pipeline_Dialect, mnemonic, traits>;
+
+// An op that takes a stage handle and only reads it.
+class Pipeline_BorrowingStageOp<string mnemonic, list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<Pipeline_StageUseOpInterface>])> {
+  let extraClassDefinition = [{
+    bool $cppClass::consumesStage(::mlir::OpOperand &) { return false; }
+  }];
+}
+
+// An op that ends the life of a stage handle.
+class Pipeline_ConsumingStageOp<string mnemonic, list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<Pipeline_StageUseOpInterface>])> {
+  let extraClassDefinition = [{
+    bool $cppClass::consumesStage(::mlir::OpOperand &) { return true; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Creation and initialization
+//===----------------------------------------------------------------------===//
+
+def Pipeline_CreateOp : Pipeline_Op<"create", [AttrSizedOperandSegments]> {
+  let summary = "create the barrier storage of a pipeline";
+  let description = [{
+    Creates the `full` and `empty` mbarriers of a pipeline in shared memory.
+    Without operands the op allocates the storage itself (a workgroup global
+    per op). With `in %buf[%offset]` the barriers are placed in a workgroup
+    buffer the kernel owns, at a byte offset that must be a multiple of 8;
+    `pipeline.smem_bytes` tells how many bytes they take.
+
+    The per-thread role state starts at stage 0 with phase 1 for the
+    producer and phase 0 for the consumer. The barriers must be initialized
+    with `pipeline.init_mbars` before any other use.
+
+    Example:
+
+    ```mlir
+    %p = pipeline.create -> !pipeline.pipeline<stages = 4>
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %q = pipeline.create in %smem[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
+           -> !pipeline.pipeline<stages = 2>
+    ```
+  }];
+  let arguments = (ins Optional<Pipeline_WorkgroupMemRef>:$storage,
+                       Optional<Index>:$offset);
+  let results = (outs Pipeline_PipelineType:$result);
+  let assemblyFormat = [{
+    (`in` $storage^ `[` $offset `]` `:` qualified(type($storage)))? attr-dict
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_SmemBytesOp : Pipeline_Op<"smem_bytes", [Pure, ConstantLike]> {
+  let summary = "shared-memory bytes taken by a pipeline's barriers";
+  let description = [{
+    The number of shared-memory bytes that the barriers of a pipeline of the
+    given type take (8 bytes per barrier, `2 * stages` barriers without
+    sub-stages). Folds to a constant.
+
+    Example:
+
+    ```mlir
+    %n = pipeline.smem_bytes !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins TypeAttrOf<Pipeline_PipelineType>:$pipeline_type);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$pipeline_type attr-dict";
+  let hasFolder = 1;
+}
+
+def Pipeline_InitMbarsOp : Pipeline_Op<"init_mbars"> {
+  let summary = "initialize the barriers of a pipeline";
+  let description = [{
+    Initializes every `full` barrier with `producer_arrive_count` and every
+    `empty` barrier with `consumer_arrive_count` (the arrivals that complete
+    one phase). Unlike the reference, which leaves the election and the
+    fences to the caller, this op is *collective*: every thread of the CTA
+    executes it; the lowering elects one thread that runs the inits and
+    `fence.mbarrier_init`, then synchronizes the CTA, or with `cluster` the
+    whole cluster (needed when other CTAs arrive remotely). The reference `InputTilePipeline.init_barriers` is the same
+    op on a tile pipeline.
+
+    Example:
+
+    ```mlir
+    pipeline.init_mbars %p producer 1 consumer 4 : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline,
+                       I32Attr:$producer_arrive_count,
+                       I32Attr:$consumer_arrive_count,
+                       UnitAttr:$cluster);
+  let assemblyFormat = [{
+    $pipeline `producer` $producer_arrive_count `consumer`
+    $consumer_arrive_count (`cluster` $cluster^)? attr-dict `:` qualified(type($pipeline))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_InputTilePipelineOp : Pipeline_Op<"input_tile_pipeline", [Pure]> {
+  let summary = "attach payload tile arrays to a pipeline";
+  let description = [{
+    Builds a tile pipeline (the reference `InputTilePipeline`) from a
+    pipeline's barriers and one or more payload tile arrays in shared
+    memory. Each payload must have shape `[stages, k_group_size, ...]` and
+    live in the workgroup address space; the result type lists the payload
+    types in order.
+
+    Example:
+
+    ```mlir
+    %tp = pipeline.input_tile_pipeline %p payload(%a : memref<4x2x64x64xf16, #gpu.address_space<workgroup>>)
+        : !pipeline.pipeline<stages = 4>
+        -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 4>, k_group_size = 2,
+             payload = [memref<4x2x64x64xf16, #gpu.address_space<workgroup>>]>
+    ```
+  }];
+  let arguments = (ins Pipeline_PipelineType:$pipeline,
+                       Variadic<Pipeline_WorkgroupMemRef>:$payload);
+  let results = (outs Pipeline_TilePipelineType:$result);
+  let assemblyFormat = [{
+    $pipeline `payload` `(` $payload `:` qualified(type($payload)) `)` attr-dict
+    `:` qualified(type($pipeline)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_RoleOp : Pipeline_Op<"role", [Pure]> {
+  let summary = "view a pipeline from one role";
+  let description = [{
+    Returns the reference `RolePipeline` view of a pipeline: the role is in
+    the result type. The view shares that role's per-thread state.
+
+    Example:
+
+    ```mlir
+    %prod = pipeline.role %p : !pipeline.pipeline<stages = 2>
+        -> !pipeline.role<producer, !pipeline.pipeline<stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_PipelineType:$pipeline);
+  let results = (outs Pipeline_RoleType:$result);
+  let assemblyFormat = "$pipeline attr-dict `:` qualified(type($pipeline)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Direct API (no handle)
+//===----------------------------------------------------------------------===//
+
+class Pipeline_DirectOp<string mnemonic, string sum, string desc>
+    : Pipeline_Op<mnemonic> {
+  let summary = sum;
+  let description = desc # [{
+
+    Example:
+
+    ```mlir
+    pipeline.}] # mnemonic # [{ %p : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline);
+  let assemblyFormat = "$pipeline attr-dict `:` qualified(type($pipeline))";
+}
+
+def Pipeline_WaitProducerOp : Pipeline_DirectOp<"wait_producer",
+  "consumer waits for the producer to fill the current stage", [{
+    Waits on the consumer's current `full` barrier with the consumer's
+    phase. Does not step.
+  }]>;
+
+def Pipeline_WaitConsumerOp : Pipeline_DirectOp<"wait_consumer",
+  "producer waits for the consumer to free the current stage", [{
+    Waits on the producer's current `empty` barrier with the producer's
+    phase. Does not step.
+  }]>;
+
+def Pipeline_ProducerStepOp : Pipeline_DirectOp<"producer_step",
+  "advance the producer to the next stage", [{
+    `stage += 1`; on wrap to 0 the producer phase flips.
+  }]>;
+
+def Pipeline_ConsumerStepOp : Pipeline_DirectOp<"consumer_step",
+  "advance the consumer to the next stage", [{
+    `stage += 1`; on wrap to 0 the consumer phase flips.
+  }]>;
+
+def Pipeline_ProducerSignalAndStepOp : Pipeline_DirectOp<"producer_signal_and_step",
+  "wait for the consumer, signal production and step", [{
+    Waits on the producer's current `empty` barrier, arrives on its `full`
+    barrier, then steps the producer (the reference's CLC throttle, load
+    side).
+  }]>;
+
+def Pipeline_ConsumerSignalAndStepOp : Pipeline_DirectOp<"consumer_signal_and_step",
+  "wait for the producer, signal consumption and step", [{
+    Waits on the consumer's current `full` barrier, arrives on its `empty`
+    barrier, then steps the consumer (the reference's CLC throttle,
+    scheduler side).
+  }]>;
+
+def Pipeline_DrainProducerOp : Pipeline_DirectOp<"drain_producer",
+  "wait until the consumer has freed every stage", [{
+    Run by the producer after its last stage: waits on every `empty` barrier
+    once more (stepping through all stages), so that the CTA does not exit
+    while a peer still arrives on its barriers or reads its shared memory
+    (the reference `drain_producer`, CUTLASS `producer_tail`).
+  }]>;
+
+class Pipeline_TryOp<string mnemonic, string sum, string desc>
+    : Pipeline_DirectOp<mnemonic, sum, desc> {
+  let results = (outs I1:$ready);
+  let assemblyFormat = "$pipeline attr-dict `:` qualified(type($pipeline))";
+  let description = desc # [{
+
+    Example:
+
+    ```mlir
+    %ready = pipeline.}] # mnemonic # [{ %p : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+}
+
+def Pipeline_TryWaitProducerOp : Pipeline_TryOp<"try_wait_producer",
+  "test whether the producer has filled the current stage", [{
+    One non-blocking `try_wait.parity` on the consumer's current `full`
+    barrier; true when the stage holds data. Pair it with
+    `wait_producer_if_needed` or `acquire_consumer ready(...)`.
+  }]>;
+
+def Pipeline_TryWaitConsumerOp : Pipeline_TryOp<"try_wait_consumer",
+  "test whether the consumer has freed the current stage", [{
+    One non-blocking `try_wait.parity` on the producer's current `empty`
+    barrier; true when the stage may be overwritten.
+  }]>;
+
+def Pipeline_TryAcquireProducerOp : Pipeline_TryOp<"try_acquire_producer",
+  "test whether the next producer stage is available", [{
+    The tile-pipeline spelling of `try_wait_consumer`: true when the
+    consumer has freed the producer's current stage.
+  }]>;
+
+def Pipeline_TryAcquireConsumerOp : Pipeline_TryOp<"try_acquire_consumer",
+  "test whether the next consumer stage has data", [{
+    The tile-pipeline spelling of `try_wait_producer`: true when the
+    producer has filled the consumer's current stage.
+  }]>;
+
+class Pipeline_WaitIfNeededOp<string mnemonic, string sum, string desc>
+    : Pipeline_Op<mnemonic> {
+  let summary = sum;
+  let description = desc # [{
+
+    Example:
+
+    ```mlir
+    pipeline.}] # mnemonic # [{ %p, %ready : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline, I1:$already_ready);
+  let assemblyFormat = "$pipeline `,` $already_ready attr-dict `:` qualified(type($pipeline))";
+}
+
+def Pipeline_WaitProducerIfNeededOp : Pipeline_WaitIfNeededOp<"wait_producer_if_needed",
+  "consumer waits for the producer unless a try already succeeded", [{
+    Waits like `wait_producer` only when `already_ready` (the result of
+    `try_wait_producer`) is false.
+  }]>;
+
+def Pipeline_WaitConsumerIfNeededOp : Pipeline_WaitIfNeededOp<"wait_consumer_if_needed",
+  "producer waits for the consumer unless a try already succeeded", [{
+    Waits like `wait_consumer` only when `already_ready` (the result of
+    `try_wait_consumer`) is false.
+  }]>;
+
+class Pipeline_MbarOfOp<string mnemonic, string sum, string desc>
+    : Pipeline_Op<mnemonic, [Pure,
+        TypesMatchWith<"barrier group matches the pipeline", "pipeline",
+                       "barriers", Pipeline_GroupOf.result>]> {
+  let summary = sum;
+  let description = desc # [{
+    The result is an upstream `!nvgpu.mbarrier.group` holding all barriers
+    of the pipeline and the index of the requested one, ready for
+    `nvgpu.tma.async.load`, `nvgpu.mbarrier.*` or `nvgpu.mbarrier.get`.
+
+    Example:
+
+    ```mlir
+    %bars, %id = pipeline.}] # mnemonic # [{ %p[%s] : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyMbarSource:$pipeline, Index:$stage,
+                       DefaultValuedAttr<I32Attr, "0">:$sub_stage);
+  let results = (outs AnyType:$barriers, Index:$mbar_id);
+  let assemblyFormat = [{
+    $pipeline `[` $stage `]` (`sub_stage` $sub_stage^)? attr-dict
+    `:` qualified(type($pipeline))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_ProducerMbarOp : Pipeline_MbarOfOp<"producer_mbar",
+  "the `full` barrier of a stage", [{
+    The barrier that the producer signals for stage `stage` (and sub-stage
+    `sub_stage` < `producer_sub_stages`).
+  }]>;
+
+def Pipeline_ConsumerMbarOp : Pipeline_MbarOfOp<"consumer_mbar",
+  "the `empty` barrier of a stage", [{
+    The barrier that the consumer signals for stage `stage` (and sub-stage
+    `sub_stage` < `consumer_sub_stages`).
+  }]>;
+
+class Pipeline_StageIndexOfOp<string mnemonic, string sum>
+    : Pipeline_Op<mnemonic> {
+  let summary = sum;
+  let description = [{
+    Reads the current stage index of the role's per-thread state.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.}] # mnemonic # [{ %p : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyMbarSource:$pipeline);
+  let results = (outs Index:$stage);
+  let assemblyFormat = "$pipeline attr-dict `:` qualified(type($pipeline))";
+}
+
+def Pipeline_ProducerStageOp : Pipeline_StageIndexOfOp<"producer_stage",
+  "the producer's current stage index">;
+def Pipeline_ConsumerStageOp : Pipeline_StageIndexOfOp<"consumer_stage",
+  "the consumer's current stage index">;
+
+//===----------------------------------------------------------------------===//
+// Stage handles
+//===----------------------------------------------------------------------===//
+
+def Pipeline_AcquireProducerOp : Pipeline_Op<"acquire_producer", [
+    TypesMatchWith<"result is a producer stage of the pipeline", "pipeline",
+                   "stage", Pipeline_StageOf<"producer">.result>]> {
+  let summary = "wait for a free stage and return its producer handle";
+  let description = [{
+    Waits until the consumer has freed the producer's current stage (its
+    `empty` barrier, producer phase) and returns a linear producer stage
+    handle. With `ready(%r)`, the wait is skipped when `%r` (from
+    `try_acquire_producer` / `try_wait_consumer`) is true.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.acquire_producer %p : !pipeline.pipeline<stages = 4>
+    %t = pipeline.acquire_producer %p ready(%r) : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline, Optional<I1>:$ready);
+  let results = (outs Pipeline_ProducerStage:$stage);
+  let assemblyFormat = [{
+    $pipeline (`ready` `(` $ready^ `)`)? attr-dict `:` qualified(type($pipeline))
+  }];
+}
+
+def Pipeline_AcquireConsumerOp : Pipeline_Op<"acquire_consumer", [
+    TypesMatchWith<"result is a consumer stage of the pipeline", "pipeline",
+                   "stage", Pipeline_StageOf<"consumer">.result>]> {
+  let summary = "wait for a full stage and return its consumer handle";
+  let description = [{
+    Waits until the producer has filled the consumer's current stage (its
+    `full` barrier, consumer phase) and returns a linear consumer stage
+    handle. With `ready(%r)`, the wait is skipped when `%r` is true.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.acquire_consumer %p : !pipeline.pipeline<stages = 4>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline, Optional<I1>:$ready);
+  let results = (outs Pipeline_ConsumerStage:$stage);
+  let assemblyFormat = [{
+    $pipeline (`ready` `(` $ready^ `)`)? attr-dict `:` qualified(type($pipeline))
+  }];
+}
+
+def Pipeline_IndexOp : Pipeline_BorrowingStageOp<"index", [Pure]> {
+  let summary = "the stage index of a handle";
+  let description = [{
+    Example:
+
+    ```mlir
+    %i = pipeline.index %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyStage:$stage);
+  let results = (outs Index:$index);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+}
+
+def Pipeline_MbarOp : Pipeline_BorrowingStageOp<"mbar", [Pure,
+    TypesMatchWith<"barrier group matches the stage's pipeline", "stage",
+                   "barriers", Pipeline_GroupOf.result>]> {
+  let summary = "the barrier a stage handle signals";
+  let description = [{
+    The barrier that the handle's role signals for its stage: the `full`
+    barrier for a producer handle, the `empty` barrier for a consumer
+    handle (sub-stage `sub_stage`). Returned as an upstream
+    `!nvgpu.mbarrier.group` and an index, to pass straight to
+    `nvgpu.tma.async.load` or `nvgpu.mbarrier.arrive.expect_tx`.
+
+    Example:
+
+    ```mlir
+    %bars, %id = pipeline.mbar %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 4>>
+    nvgpu.tma.async.load %desc[%x, %y], %bars[%id] to %dst : ...
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyStage:$stage,
+                       DefaultValuedAttr<I32Attr, "0">:$sub_stage);
+  let results = (outs AnyType:$barriers, Index:$mbar_id);
+  let assemblyFormat = [{
+    $stage (`sub_stage` $sub_stage^)? attr-dict `:` qualified(type($stage))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_ArriveOp : Pipeline_BorrowingStageOp<"arrive"> {
+  let summary = "arrive on the barrier of a stage handle";
+  let description = [{
+    The executing thread arrives once on the barrier its role signals for
+    the handle's stage (`full` for a producer, `empty` for a consumer).
+    With `cta_group = 2` a consumer arrives on the leader CTA's barrier.
+    Use it for lane-guarded signalling, then `release_without_signal`.
+
+    Example:
+
+    ```mlir
+    scf.if %lane_is_leader {
+      pipeline.arrive %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+    }
+    pipeline.release_without_signal %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyStage:$stage);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+}
+
+def Pipeline_ExpectTxOp : Pipeline_BorrowingStageOp<"expect_tx"> {
+  let summary = "arrive on a producer stage's barrier expecting TMA bytes";
+  let description = [{
+    `mbarrier.arrive.expect_tx` on the `full` barrier of the producer's
+    stage. On a tile pipeline the byte count defaults to the bytes of one
+    stage's payload tiles times `cta_group`; on a plain pipeline `bytes`
+    must be given. The asynchronous copies that complete the transaction
+    use `pipeline.mbar`.
+
+    Example:
+
+    ```mlir
+    pipeline.expect_tx %s : !pipeline.stage<producer, !pipeline.tile_pipeline<...>>
+    pipeline.expect_tx %t bytes(%n) : !pipeline.stage<producer, !pipeline.pipeline<stages = 4>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ProducerStage:$stage, Optional<Index>:$bytes);
+  let assemblyFormat = [{
+    $stage (`bytes` `(` $bytes^ `)`)? attr-dict `:` qualified(type($stage))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_PayloadOp : Pipeline_BorrowingStageOp<"payload", [Pure]> {
+  let summary = "the tiles of a tile-pipeline stage";
+  let description = [{
+    The `k_group_size` tiles of payload array `array` that belong to the
+    handle's stage, as a subview of shape `[k_group_size, tile dims...]`.
+
+    Example:
+
+    ```mlir
+    %tiles = pipeline.payload %s[0] : !pipeline.stage<consumer, !pipeline.tile_pipeline<...>>
+        -> memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Pipeline_TileStage:$stage, I32Attr:$array);
+  let results = (outs AnyMemRef:$tiles);
+  let assemblyFormat = [{
+    $stage `[` $array `]` attr-dict `:` qualified(type($stage)) `->` qualified(type($tiles))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The result type that `array` of a stage of `type` must have.
+    static ::mlir::MemRefType inferTilesType(::pmlir::TilePipelineType type,
+                                             unsigned array);
+  }];
+}
+
+def Pipeline_ReleaseOp : Pipeline_ConsumingStageOp<"release"> {
+  let summary = "release a stage and advance the role";
+  let description = [{
+    Ends the life of a stage handle and steps the role. A consumer handle
+    first arrives on its `empty` barrier (sub-stage `sub_stage`); a producer
+    handle only steps, since its signal comes from `arrive`, `expect_tx` +
+    the asynchronous copy, `commit_mma`, or a `commit`.
+
+    Example:
+
+    ```mlir
+    pipeline.release %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyStage:$stage,
+                       DefaultValuedAttr<I32Attr, "0">:$sub_stage);
+  let assemblyFormat = [{
+    $stage (`sub_stage` $sub_stage^)? attr-dict `:` qualified(type($stage))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_ReleaseWithoutSignalOp
+    : Pipeline_ConsumingStageOp<"release_without_signal"> {
+  let summary = "release a consumer stage without arriving";
+  let description = [{
+    Ends the life of a consumer handle and steps the consumer without
+    arriving: the signal was given by `arrive` or by a specialized arrive on
+    `pipeline.mbar` (e.g. a 2-CTA leader arrive).
+
+    Example:
+
+    ```mlir
+    pipeline.release_without_signal %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ConsumerStage:$stage);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+}
+
+//===----------------------------------------------------------------------===//
+// Scoped forms
+//===----------------------------------------------------------------------===//
+
+class Pipeline_ScopedOp<string mnemonic, string role>
+    : Pipeline_Op<mnemonic, [SingleBlockImplicitTerminator<"YieldOp">,
+                             RecursiveMemoryEffects]> {
+  let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The stage handle the region owns.
+    ::mlir::BlockArgument getStage() { return getBody().getArgument(0); }
+    static ::pmlir::Role getRegionRole() { return ::pmlir::Role::}] # role # [{; }
+  }];
+}
+
+def Pipeline_ProduceOp : Pipeline_ScopedOp<"produce", "producer"> {
+  let summary = "produce one stage in a region";
+  let description = [{
+    Acquires a producer stage on entry (like `acquire_producer`), runs the
+    region with the handle as its argument, and releases it on exit (steps
+    the producer). The region owns the handle: releasing it inside, or
+    acquiring the producer side again, is an error.
+
+    Example:
+
+    ```mlir
+    pipeline.produce %p as %s : !pipeline.pipeline<stages = 4> {
+      pipeline.arrive %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 4>>
+    }
+    ```
+  }];
+}
+
+def Pipeline_ConsumeOp : Pipeline_ScopedOp<"consume", "consumer"> {
+  let summary = "consume one stage in a region";
+  let description = [{
+    Acquires a consumer stage on entry, runs the region, and on exit arrives
+    on the stage's `empty` barrier and steps the consumer.
+
+    Example:
+
+    ```mlir
+    %v = pipeline.consume %p as %s : !pipeline.pipeline<stages = 4> -> index {
+      %i = pipeline.index %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+      pipeline.yield %i : index
+    }
+    ```
+  }];
+}
+
+def Pipeline_ConsumeExplicitOp : Pipeline_ScopedOp<"consume_explicit", "consumer"> {
+  let summary = "consume one stage in a region with explicit signalling";
+  let description = [{
+    Like `consume`, but the exit only steps the consumer: the region signals
+    the stage itself (`pipeline.arrive`, lane-guarded, or a leader arrive on
+    `pipeline.mbar`).
+
+    Example:
+
+    ```mlir
+    pipeline.consume_explicit %p as %s : !pipeline.pipeline<stages = 4> {
+      scf.if %leader {
+        pipeline.arrive %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+      }
+    }
+    ```
+  }];
+}
+
+def Pipeline_YieldOp : Pipeline_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["ProduceOp", "ConsumeOp", "ConsumeExplicitOp"]>]> {
+  let summary = "terminate a produce/consume region";
+  let description = [{
+    Returns values from the region of `produce`, `consume` or
+    `consume_explicit`. A stage handle may not be yielded.
+
+    Example:
+
+    ```mlir
+    pipeline.yield %v : index
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$results);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($results^ `:` qualified(type($results)))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Role pipeline
+//===----------------------------------------------------------------------===//
+
+def Pipeline_AcquireOp : Pipeline_Op<"acquire", [
+    TypesMatchWith<"result is a producer stage of the role's pipeline",
+                   "role", "stage", Pipeline_RoleStage<"producer">.result>]> {
+  let summary = "producer role: wait until the consumer released the stage";
+  let description = [{
+    Producer-only. Waits on the current stage's `empty` barrier of
+    sub-stage `sub_stage` with the producer phase and returns the producer
+    stage handle (the reference `RolePipeline.acquire`). End it with
+    `commit`, or with `commit_mma` followed by `step`.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.acquire %prod : !pipeline.role<producer, !pipeline.pipeline<stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ProducerRole:$role,
+                       DefaultValuedAttr<I32Attr, "0">:$sub_stage);
+  let results = (outs Pipeline_ProducerStage:$stage);
+  let assemblyFormat = [{
+    $role (`sub_stage` $sub_stage^)? attr-dict `:` qualified(type($role))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_WaitOp : Pipeline_Op<"wait", [
+    TypesMatchWith<"result is a consumer stage of the role's pipeline",
+                   "role", "stage", Pipeline_RoleStage<"consumer">.result>]> {
+  let summary = "consumer role: wait until the producer committed the stage";
+  let description = [{
+    Consumer-only. Waits on the current stage's `full` barrier with the
+    consumer phase and returns the consumer stage handle (the reference
+    `RolePipeline.wait`). End it with `release` (per sub-stage
+    `release_no_step` first when there are several) or `step`.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.wait %cons : !pipeline.role<consumer, !pipeline.pipeline<stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ConsumerRole:$role);
+  let results = (outs Pipeline_ConsumerStage:$stage);
+  let assemblyFormat = "$role attr-dict `:` qualified(type($role))";
+}
+
+def Pipeline_CommitOp : Pipeline_ConsumingStageOp<"commit"> {
+  let summary = "producer: arrive on the stage's full barriers and step";
+  let description = [{
+    Producer-only. Arrives on every `full` barrier (all producer sub-stages)
+    of the handle's stage, then steps the producer (the reference
+    `RolePipeline.commit`).
+
+    Example:
+
+    ```mlir
+    pipeline.commit %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ProducerStage:$stage);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+}
+
+def Pipeline_CommitMmaOp : Pipeline_BorrowingStageOp<"commit_mma"> {
+  let summary = "producer: arrive on the full barrier when the MMAs complete";
+  let description = [{
+    Producer-only, sm_100a. One elected thread issues `tcgen05.commit`
+    (`cta_group` of the pipeline, multicast to both CTAs of a pair when
+    `cta_group = 2`) so that the stage's `full` barrier gets one arrival once
+    every prior tcgen05 MMA of the thread completed. `elect(%e)` gives the
+    election explicitly (the reference overload taking `elect`); without it
+    the lowering uses `elect.sync`. Does not step: follow with `step`.
+
+    Example:
+
+    ```mlir
+    pipeline.commit_mma %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
+    pipeline.step %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ProducerStage:$stage, Optional<I1>:$elect);
+  let assemblyFormat = [{
+    $stage (`elect` `(` $elect^ `)`)? attr-dict `:` qualified(type($stage))
+  }];
+}
+
+def Pipeline_ReleaseNoStepOp : Pipeline_BorrowingStageOp<"release_no_step"> {
+  let summary = "consumer: arrive on one sub-stage's empty barrier";
+  let description = [{
+    Consumer-only. Arrives on the `empty` barrier of sub-stage `sub_stage`
+    of the handle's stage without ending the handle (the reference
+    `RolePipeline.release_no_step`, for releasing several sub-stages).
+
+    Example:
+
+    ```mlir
+    pipeline.release_no_step %s sub_stage 0 : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2, consumer_sub_stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_ConsumerStage:$stage,
+                       DefaultValuedAttr<I32Attr, "0">:$sub_stage);
+  let assemblyFormat = [{
+    $stage (`sub_stage` $sub_stage^)? attr-dict `:` qualified(type($stage))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_StepOp : Pipeline_ConsumingStageOp<"step"> {
+  let summary = "end a stage handle and step the role without signalling";
+  let description = [{
+    Ends the life of a handle and steps its role only (the reference
+    `RolePipeline.step`), after `commit_mma` or `release_no_step`.
+
+    Example:
+
+    ```mlir
+    pipeline.step %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
+    ```
+  }];
+  let arguments = (ins Pipeline_AnyStage:$stage);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+}
+
+#endif // PIPELINE_OPS_TD

@@ -1,0 +1,152 @@
+//===- PipelineTypes.td - pipeline dialect types -----------*- tablegen -*-===//
+
+#ifndef PIPELINE_TYPES_TD
+#define PIPELINE_TYPES_TD
+
+include "pipeline/Dialect/Pipeline/IR/PipelineDialect.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class Pipeline_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Pipeline_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
+  let summary = "an N-stage producer/consumer mbarrier pipeline";
+  let description = [{
+    A pipeline of `stages` stages. Each stage owns `producer_sub_stages`
+    `full` barriers (signalled by the producer, waited on by the consumer)
+    and `consumer_sub_stages` `empty` barriers (signalled by the consumer,
+    waited on by the producer). `cta_group` is 1, or 2 when a pair of CTAs
+    shares the pipeline (Blackwell 2-SM MMA): the consumer's releases then go
+    to the leader CTA's barriers.
+
+    The barriers are laid out as `full[0 .. stages*producer_sub_stages)`
+    followed by `empty[0 .. stages*consumer_sub_stages)`, 8 bytes each.
+
+    Example:
+
+    ```mlir
+    !pipeline.pipeline<stages = 4>
+    !pipeline.pipeline<stages = 2, consumer_sub_stages = 2, cta_group = 2>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$stages,
+    DefaultValuedParameter<"unsigned", "1">:$producer_sub_stages,
+    DefaultValuedParameter<"unsigned", "1">:$consumer_sub_stages,
+    DefaultValuedParameter<"unsigned", "1">:$cta_group
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilder<(ins "unsigned":$stages), [{
+      return $_get($_ctxt, stages, 1, 1, 1);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Number of `full` (producer-signalled) barriers.
+    unsigned getNumFullBarriers() const {
+      return getStages() * getProducerSubStages();
+    }
+    /// Number of `empty` (consumer-signalled) barriers.
+    unsigned getNumEmptyBarriers() const {
+      return getStages() * getConsumerSubStages();
+    }
+    /// Total number of barriers, full then empty.
+    unsigned getNumBarriers() const {
+      return getNumFullBarriers() + getNumEmptyBarriers();
+    }
+    /// Shared-memory bytes of the barrier storage.
+    uint64_t getSmemBytes() const { return 8ull * getNumBarriers(); }
+  }];
+}
+
+def Pipeline_TilePipelineType : Pipeline_Type<"TilePipeline", "tile_pipeline"> {
+  let summary = "a pipeline that owns shared-memory payload tiles";
+  let description = [{
+    An input tile pipeline (the reference `InputTilePipeline`): a pipeline
+    plus one or more payload tile arrays in shared memory. Each payload is a
+    memref of shape `[stages, k_group_size, tile dims...]` in the workgroup
+    address space; stage `s` owns `payload[s]`, that is `k_group_size`
+    tiles of every array. `expect_tx` on a producer stage expects the bytes
+    of all tiles of one stage, times `cta_group`.
+
+    Example:
+
+    ```mlir
+    !pipeline.tile_pipeline<pipeline = <stages = 4>, k_group_size = 2,
+        payload = [memref<4x2x64x64xf16, #gpu.address_space<workgroup>>]>
+    ```
+  }];
+  let parameters = (ins
+    "PipelineType":$pipeline,
+    "unsigned":$k_group_size,
+    "::mlir::ArrayAttr":$payload
+  );
+  let assemblyFormat = [{
+    `<` `pipeline` `=` qualified($pipeline) `,` `k_group_size` `=` $k_group_size
+    `,` `payload` `=` $payload `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getStages() const { return getPipeline().getStages(); }
+    /// The payload memref types.
+    ::llvm::SmallVector<::mlir::MemRefType> getPayloadTypes() const;
+    /// Bytes of all payload tiles of one stage (one CTA).
+    uint64_t getStageBytes() const;
+  }];
+}
+
+def Pipeline_RoleType : Pipeline_Type<"Role", "role"> {
+  let summary = "a pipeline seen from one role";
+  let description = [{
+    The reference `RolePipeline`: a view of a pipeline from the producer or
+    the consumer side. Producer-only ops (`acquire`, `commit`, `commit_mma`)
+    on a consumer role, and consumer-only ops (`wait`, `release_no_step`) on
+    a producer role, are type errors. The role shares the per-thread state of
+    that role of its pipeline.
+
+    Example:
+
+    ```mlir
+    !pipeline.role<producer, !pipeline.pipeline<stages = 2, producer_sub_stages = 2>>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Pipeline_Role>:$role,
+    "PipelineType":$pipeline
+  );
+  let assemblyFormat = "`<` $role `,` qualified($pipeline) `>`";
+}
+
+def Pipeline_StageType : Pipeline_Type<"Stage", "stage"> {
+  let summary = "a linear handle to one acquired stage";
+  let description = [{
+    A stage acquired by one role of a pipeline. `pipeline` is the type of
+    the pipeline it was acquired from (`!pipeline.pipeline` or
+    `!pipeline.tile_pipeline`). The handle is linear: it must be consumed
+    (`release`, `release_without_signal`, `commit`, `step`) exactly once on
+    every path; other uses (`index`, `mbar`, `arrive`, `payload`) borrow it.
+
+    Example:
+
+    ```mlir
+    !pipeline.stage<consumer, !pipeline.pipeline<stages = 4>>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Pipeline_Role>:$role,
+    "::mlir::Type":$pipeline
+  );
+  let assemblyFormat = "`<` $role `,` qualified($pipeline) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isProducer() const { return getRole() == Role::producer; }
+    bool isConsumer() const { return getRole() == Role::consumer; }
+    /// The barrier pipeline underneath (through a tile pipeline if needed).
+    PipelineType getBasePipeline() const;
+  }];
+}
+
+#endif // PIPELINE_TYPES_TD

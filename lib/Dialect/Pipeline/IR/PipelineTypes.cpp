@@ -1,0 +1,147 @@
+//===- PipelineTypes.cpp - pipeline dialect types ---------------*- C++ -*-===//
+
+#include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace pmlir;
+
+#define GET_TYPEDEF_CLASSES
+#include "pipeline/Dialect/Pipeline/IR/PipelineTypes.cpp.inc"
+
+void PipelineDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pipeline/Dialect/Pipeline/IR/PipelineTypes.cpp.inc"
+      >();
+}
+
+bool pmlir::isWorkgroupMemRef(MemRefType type) {
+  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+}
+
+PipelineType pmlir::getBasePipelineType(Type type) {
+  return TypeSwitch<Type, PipelineType>(type)
+      .Case<PipelineType>([](PipelineType t) { return t; })
+      .Case<TilePipelineType>([](TilePipelineType t) { return t.getPipeline(); })
+      .Case<RoleType>([](RoleType t) { return t.getPipeline(); })
+      .Case<StageType>([](StageType t) { return t.getBasePipeline(); })
+      .Default([](Type) { return PipelineType(); });
+}
+
+Type pmlir::getMBarrierGroupType(Type type) {
+  PipelineType base = getBasePipelineType(type);
+  if (!base)
+    return Type();
+  MLIRContext *ctx = type.getContext();
+  auto space =
+      gpu::AddressSpaceAttr::get(ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  return nvgpu::MBarrierGroupType::get(ctx, space, base.getNumBarriers());
+}
+
+//===----------------------------------------------------------------------===//
+// PipelineType
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
+                     unsigned stages, unsigned producerSubStages,
+                     unsigned consumerSubStages, unsigned ctaGroup) {
+  if (stages < 1)
+    return emitError() << "expects at least 1 stage, got " << stages;
+  if (producerSubStages < 1)
+    return emitError() << "expects at least 1 producer sub-stage, got "
+                       << producerSubStages;
+  if (consumerSubStages < 1)
+    return emitError() << "expects at least 1 consumer sub-stage, got "
+                       << consumerSubStages;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "expects cta_group 1 or 2, got " << ctaGroup;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TilePipelineType
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TilePipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
+                         PipelineType pipeline, unsigned kGroupSize,
+                         ArrayAttr payload) {
+  if (!pipeline)
+    return emitError() << "expects a !pipeline.pipeline type";
+  if (kGroupSize < 1)
+    return emitError() << "expects k_group_size of at least 1, got "
+                       << kGroupSize;
+  if (payload.empty())
+    return emitError() << "expects at least one payload tile array";
+  for (auto [i, attr] : llvm::enumerate(payload)) {
+    auto typeAttr = dyn_cast<TypeAttr>(attr);
+    auto memref = typeAttr ? dyn_cast<MemRefType>(typeAttr.getValue())
+                           : MemRefType();
+    if (!memref)
+      return emitError() << "expects payload #" << i << " to be a memref type";
+    if (!isWorkgroupMemRef(memref))
+      return emitError() << "expects payload #" << i
+                         << " in the workgroup address space, got " << memref;
+    if (!memref.hasStaticShape() || memref.getRank() < 3)
+      return emitError() << "expects payload #" << i
+                         << " of static shape [stages, k_group_size, tile...], "
+                            "got "
+                         << memref;
+    if (!memref.getLayout().isIdentity())
+      return emitError() << "expects payload #" << i
+                         << " with the identity layout, got " << memref;
+    if (memref.getDimSize(0) != pipeline.getStages())
+      return emitError() << "expects payload #" << i << " to have "
+                         << pipeline.getStages()
+                         << " stages in dimension 0, got "
+                         << memref.getDimSize(0);
+    if (memref.getDimSize(1) != kGroupSize)
+      return emitError() << "expects payload #" << i << " to have "
+                         << kGroupSize
+                         << " tiles (k_group_size) in dimension 1, got "
+                         << memref.getDimSize(1);
+    if (!memref.getElementType().isIntOrFloat())
+      return emitError() << "expects payload #" << i
+                         << " of integer or float elements, got "
+                         << memref.getElementType();
+  }
+  return success();
+}
+
+SmallVector<MemRefType> TilePipelineType::getPayloadTypes() const {
+  SmallVector<MemRefType> types;
+  for (Attribute attr : getPayload())
+    types.push_back(cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
+  return types;
+}
+
+uint64_t TilePipelineType::getStageBytes() const {
+  uint64_t bytes = 0;
+  for (MemRefType type : getPayloadTypes()) {
+    uint64_t elems = type.getNumElements() / type.getDimSize(0);
+    bytes += elems * ((type.getElementTypeBitWidth() + 7) / 8);
+  }
+  return bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// StageType
+//===----------------------------------------------------------------------===//
+
+LogicalResult StageType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                Role role, Type pipeline) {
+  if (!isa<PipelineType, TilePipelineType>(pipeline))
+    return emitError() << "expects a stage of a !pipeline.pipeline or "
+                          "!pipeline.tile_pipeline type, got "
+                       << pipeline;
+  return success();
+}
+
+PipelineType StageType::getBasePipeline() const {
+  return getBasePipelineType(getPipeline());
+}

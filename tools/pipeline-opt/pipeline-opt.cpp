@@ -1,0 +1,27 @@
+//===- pipeline-opt.cpp - pipeline-mlir optimizer driver --------*- C++ -*-===//
+//
+// Upstream MlirOptMain with the upstream dialects a GPU kernel needs, all
+// upstream passes, and this project's dialect and passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipeline/InitAllPipeline.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  pmlir::registerAllPipelinePasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  pmlir::registerAllPipelineDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "pipeline-mlir optimizer driver\n", registry));
+}
