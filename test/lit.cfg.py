@@ -45,3 +45,6 @@ def _has_gpu():
 
 if _has_gpu():
     config.available_features.add("cuda-gpu")
+
+# The install check builds a separate CMake project; it is not a lit test.
+config.excludes.append("Install")

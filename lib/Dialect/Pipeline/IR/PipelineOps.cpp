@@ -74,16 +74,17 @@ OpFoldResult SmemBytesOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult InitMbarsOp::verify() {
-  if (getProducerArriveCount() < 1)
+  int64_t producers = getProducerArriveCountAttr().getValue().getSExtValue();
+  int64_t consumers = getConsumerArriveCountAttr().getValue().getSExtValue();
+  if (producers < 1)
     return emitOpError() << "expects producer_arrive_count >= 1, got "
-                         << getProducerArriveCount();
-  if (getConsumerArriveCount() < 1)
+                         << producers;
+  if (consumers < 1)
     return emitOpError() << "expects consumer_arrive_count >= 1, got "
-                         << getConsumerArriveCount();
+                         << consumers;
   // One mbarrier phase counts at most 2^20 - 1 pending arrivals.
   constexpr int64_t kMaxArrivals = (1 << 20) - 1;
-  if (getProducerArriveCount() > kMaxArrivals ||
-      getConsumerArriveCount() > kMaxArrivals)
+  if (producers > kMaxArrivals || consumers > kMaxArrivals)
     return emitOpError() << "expects arrival counts <= " << kMaxArrivals
                          << " (mbarrier limit)";
   return success();

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what pipeline-mlir needs on Debian 12 (LLVM/MLIR 22 from Debian's
+# archive, CMake, Ninja, a C++ compiler) when it is missing, and checks for
+# the CUDA toolkit. Safe to run again: it installs nothing that is present.
+set -euo pipefail
+
+LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
+PKGS=(cmake ninja-build g++ python3 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
+
+missing=()
+for pkg in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$pkg")
+done
+
+if [ "${#missing[@]}" -ne 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then SUDO="sudo"; else
+      echo "setup: error: need root (or sudo) to install: ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+for tool in mlir-tblgen FileCheck lit; do
+  if [ ! -x "$LLVM_PREFIX/bin/$tool" ]; then
+    echo "setup: error: $LLVM_PREFIX/bin/$tool is missing (LLVM 22 packages incomplete)" >&2
+    exit 1
+  fi
+done
+
+CUDA_PATH="${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}"
+if [ -x "$CUDA_PATH/bin/ptxas" ]; then
+  echo "setup: CUDA toolkit: $CUDA_PATH ($("$CUDA_PATH/bin/ptxas" --version | tail -1))"
+else
+  echo "setup: warning: CUDA toolkit not found at $CUDA_PATH (no bin/ptxas)." >&2
+  echo "setup: warning: set CUDA_HOME to a CUDA 12.8+ toolkit; without it, cubins cannot be" >&2
+  echo "setup: warning: built and the ptxas tests report UNSUPPORTED." >&2
+fi

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the whole pipeline-mlir test suite (lit), then
+# checks that the installed CMake package can be used by another project.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
+
+"$ROOT/scripts/setup.sh"
+start=$(date +%s)
+"$ROOT/scripts/build.sh"
+cmake --build "$BUILD_DIR" --target all
+echo "test: build took $(( $(date +%s) - start )) s"
+
+status=0
+"$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" 2>&1 | tee "$BUILD_DIR/lit.log" || status=$?
+
+# The installed package: find_package(PipelineMLIR) from a separate project.
+"$ROOT/scripts/check-install.sh" || status=1
+
+summary() { awk -v key="$1:" '$1 == key { print $2; exit }' "$BUILD_DIR/lit.log"; }
+passed=$(summary "Passed"); failed=$(summary "Failed"); unsupported=$(summary "Unsupported")
+echo "lit: ${passed:-0} passed, ${failed:-0} failed, ${unsupported:-0} skipped"
+exit $status
