@@ -15,6 +15,9 @@ echo "test: build took $(( $(date +%s) - start )) s"
 status=0
 "$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" 2>&1 | tee "$BUILD_DIR/lit.log" || status=$?
 
+# The ODS-generated reference in docs/generated/ must match the .td files.
+"$ROOT/scripts/gen-docs.sh" --check || status=1
+
 # The installed package: find_package(PipelineMLIR) from a separate project.
 "$ROOT/scripts/check-install.sh" || status=1
 
