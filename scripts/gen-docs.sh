@@ -8,7 +8,7 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 cmake --build "$BUILD_DIR" --target mlir-doc >/dev/null
 mkdir -p "$ROOT/docs/generated"
 status=0
-for f in PipelineDialect PipelineOps PipelineTypes; do
+for f in PipelineOps PipelineTypes; do
   src="$BUILD_DIR/docs/Pipeline/$f.md"
   dst="$ROOT/docs/generated/$f.md"
   if [ "${1:-}" = "--check" ]; then
