@@ -135,7 +135,7 @@ def Pipeline_CreateOp : Pipeline_Op<"create", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Pipeline_SmemBytesOp : Pipeline_Op<"smem_bytes", [Pure, ConstantLike]> {
+def Pipeline_SmemBytesOp : Pipeline_Op<"smem_bytes", [Pure]> {
   let summary = "shared-memory bytes taken by a pipeline's barriers";
   let description = [{
     The number of shared-memory bytes that the barriers of a pipeline of the
