@@ -110,12 +110,13 @@ Expected<std::string> pmlir::cuda::findPtxas(StringRef cudaPath) {
   SmallString<256> ptxas(root);
   sys::path::append(ptxas, "bin", "ptxas");
   if (!sys::fs::can_execute(ptxas)) {
-    const char *from = !cudaPath.empty()            ? "--cuda-path"
+    const char *from = !cudaPath.empty()            ? "cuda-path"
                        : std::getenv("CUDA_HOME") ? "CUDA_HOME"
                                                   : "the default";
     return createStringError(
         formatv("ptxas not found: no executable {0} (CUDA toolkit from {1}); "
-                "pass --cuda-path=<CUDA toolkit> or set CUDA_HOME",
+                "give the CUDA toolkit directory with cuda-path "
+                "(--cuda-path) or CUDA_HOME",
                 ptxas, from));
   }
   return std::string(ptxas);
@@ -163,7 +164,8 @@ Expected<std::string> pmlir::cuda::findPtxasFor(StringRef cudaPath,
       std::make_pair(need.major, need.minor))
     return createStringError(formatv(
         "ptxas {0} is from CUDA {1}.{2}, too old for {3} with PTX ISA {4}: "
-        "needs CUDA {5}.{6} or newer (pass --cuda-path=<newer CUDA toolkit>)",
+        "needs CUDA {5}.{6} or newer (give a newer toolkit with cuda-path or "
+        "CUDA_HOME)",
         *ptxas, version->major, version->minor, chip.name, formatPtx(ptx),
         need.major, need.minor));
   return *ptxas;

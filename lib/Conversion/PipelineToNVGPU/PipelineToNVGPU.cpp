@@ -1056,7 +1056,8 @@ void pmlir::configurePipelineToNVGPUConversionTarget(
 /// True for the ops whose lowering emits instructions that need sm_90
 /// (mbarrier try_wait.parity, expect_tx, clusters, mapa).
 static bool emitsBarrierInstructions(Operation *op) {
-  return !isa<SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp, PayloadOp,
+  return !isa<CreateOp, SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp,
+              PayloadOp,
               ProducerMbarOp, ConsumerMbarOp, MbarOp, ProducerStageOp,
               ConsumerStageOp, ProducerStepOp, ConsumerStepOp, StepOp,
               ReleaseWithoutSignalOp, YieldOp>(op);
@@ -1124,12 +1125,10 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
 /// Describes where a value of a pipeline-dialect type comes from, if that
 /// is not somewhere the lowering can follow back to a pipeline.create.
 static std::optional<std::string> describeUnsupportedOrigin(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    if (isa<FunctionOpInterface>(parent) && arg.getOwner()->isEntryBlock())
-      return "a function argument";
-    return std::nullopt; // scf/cf block arguments and region handles
-  }
+  // Block arguments: scf/cf arguments and region handles are followed by
+  // the conversion; function arguments are reported with the signature.
+  if (isa<BlockArgument>(value))
+    return std::nullopt;
   Operation *def = value.getDefiningOp();
   if (isa<PipelineDialect>(def->getDialect()) ||
       isa<scf::SCFDialect, cf::ControlFlowDialect>(def->getDialect()))
