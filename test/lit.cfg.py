@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pipeline_tools_dir, config.llvm_tools_dir]
-tools = ["pipeline-opt", "pipeline-compile"]
+tools = ["pipeline-opt", "pipeline-compile", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas: PTX tests that assemble with ptxas need the CUDA toolkit.

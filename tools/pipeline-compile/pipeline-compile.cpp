@@ -143,6 +143,7 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   pmlir::registerAllPipelineDialects(registry);
   MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   std::unique_ptr<MemoryBuffer> input =

@@ -51,29 +51,3 @@ gpu.module @m {
     gpu.return
   }
 }
-
-// -----
-
-// commit_mma with cta_group = 2: tcgen05.commit.cta_group::2 multicast to
-// both CTAs of the pair, mask 0b11 << leader rank.
-
-!P = !pipeline.pipeline<stages = 2, cta_group = 2>
-gpu.module @m [#nvvm.target<chip = "sm_100a">] {
-  // CHECK-LABEL: gpu.func @commit_mma_pair
-  gpu.func @commit_mma_pair() kernel {
-    %p = pipeline.create -> !P
-    %s = pipeline.acquire_producer %p : !P
-    // CHECK:      scf.if
-    // CHECK:        %[[PTR:.*]] = llvm.inttoptr
-    // CHECK-NEXT:   %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-    // CHECK-NEXT:   %[[M2:.*]] = arith.constant -2 : i32
-    // CHECK-NEXT:   %[[LEADER:.*]] = arith.andi %[[RANK]], %[[M2]]
-    // CHECK-NEXT:   %[[L16:.*]] = arith.trunci %[[LEADER]] : i32 to i16
-    // CHECK-NEXT:   %[[THREE:.*]] = arith.constant 3 : i16
-    // CHECK-NEXT:   %[[MASK:.*]] = arith.shli %[[THREE]], %[[L16]] : i16
-    // CHECK-NEXT:   nvvm.tcgen05.commit %[[PTR]], multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
-    pipeline.commit_mma %s : !pipeline.stage<producer, !P>
-    pipeline.release %s : !pipeline.stage<producer, !P>
-    gpu.return
-  }
-}

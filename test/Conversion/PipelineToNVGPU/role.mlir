@@ -72,36 +72,3 @@ gpu.module @m {
     gpu.return
   }
 }
-
-// -----
-
-// commit_mma: tcgen05.commit to full(s, 0) in the thread elected by
-// elect.sync, or by the given predicate. Does not step.
-
-!P = !pipeline.pipeline<stages = 2>
-gpu.module @m [#nvvm.target<chip = "sm_100a">] {
-  // CHECK-LABEL: gpu.func @commit_mma
-  gpu.func @commit_mma(%e: i1) kernel {
-    %p = pipeline.create -> !P
-    %prod = pipeline.role %p : !P -> !pipeline.role<producer, !P>
-    %s = pipeline.acquire %prod : !pipeline.role<producer, !P>
-    // CHECK:      nvgpu.mbarrier.try_wait.parity
-    // CHECK-NEXT: %[[IDX:.*]] = arith.index_castui
-    // CHECK-NEXT: %[[ELECT:.*]] = nvvm.elect.sync -> i1
-    // CHECK-NEXT: scf.if %[[ELECT]] {
-    // CHECK-NEXT:   %[[A:.*]] = nvgpu.mbarrier.get %{{.*}}[%[[IDX]]] {{.*}} -> i64
-    // CHECK-NEXT:   %[[PTR:.*]] = llvm.inttoptr %[[A]] : i64 to !llvm.ptr<3>
-    // CHECK-NEXT:   nvvm.tcgen05.commit %[[PTR]] : !llvm.ptr<3>
-    // CHECK-NEXT: }
-    pipeline.commit_mma %s : !pipeline.stage<producer, !P>
-    // CHECK-NEXT: scf.if %{{.*}} {
-    // CHECK-NEXT:   nvgpu.mbarrier.get
-    // CHECK-NEXT:   llvm.inttoptr
-    // CHECK-NEXT:   nvvm.tcgen05.commit
-    // CHECK-NEXT: }
-    // CHECK-NEXT: memref.load
-    pipeline.commit_mma %s elect(%e) : !pipeline.stage<producer, !P>
-    pipeline.step %s : !pipeline.stage<producer, !P>
-    gpu.return
-  }
-}
