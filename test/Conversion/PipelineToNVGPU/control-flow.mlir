@@ -63,3 +63,38 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Handles through cf branch arguments and scf.while.
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @branches_and_while
+  gpu.func @branches_and_while(%c: i1) kernel {
+    %p = pipeline.create -> !P
+    %s0 = pipeline.acquire_consumer %p : !P
+    // CHECK:      cf.cond_br %{{.*}}, ^bb1(%{{.*}} : index, !nvgpu.mbarrier.group<{{.*}}>, memref<i32>, memref<i1>, memref<i32>, memref<i1>), ^bb2(
+    cf.cond_br %c, ^a(%s0 : !pipeline.stage<consumer, !P>), ^b(%s0 : !pipeline.stage<consumer, !P>)
+  ^a(%x: !pipeline.stage<consumer, !P>):
+    cf.br ^c(%x : !pipeline.stage<consumer, !P>)
+  ^b(%y: !pipeline.stage<consumer, !P>):
+    cf.br ^c(%y : !pipeline.stage<consumer, !P>)
+  ^c(%z: !pipeline.stage<consumer, !P>):
+    // CHECK:      scf.while (%{{.*}} = %{{.*}}, {{.*}}) : (index, !nvgpu.mbarrier.group<{{.*}}>, memref<i32>, memref<i1>, memref<i32>, memref<i1>)
+    // CHECK:        nvgpu.mbarrier.arrive
+    // CHECK:        nvgpu.mbarrier.try_wait.parity
+    %r = scf.while (%h = %z) : (!pipeline.stage<consumer, !P>) -> !pipeline.stage<consumer, !P> {
+      scf.condition(%c) %h : !pipeline.stage<consumer, !P>
+    } do {
+    ^bb0(%h2: !pipeline.stage<consumer, !P>):
+      pipeline.release %h2 : !pipeline.stage<consumer, !P>
+      %t = pipeline.acquire_consumer %p : !P
+      scf.yield %t : !pipeline.stage<consumer, !P>
+    }
+    // CHECK:      nvgpu.mbarrier.arrive
+    // CHECK:      gpu.return
+    pipeline.release %r : !pipeline.stage<consumer, !P>
+    gpu.return
+  }
+}
