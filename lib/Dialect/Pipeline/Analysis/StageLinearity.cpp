@@ -327,18 +327,23 @@ private:
         << (info[h].acquired ? "stage acquired here"
                              : "stage handle defined here");
   }
+  /// True if `op` ends a handle (release, commit, ...) rather than passing
+  /// it on (yield, branch, iter_args).
+  static bool releases(Operation *op) {
+    auto iface = dyn_cast<StageUseOpInterface>(op);
+    if (!iface)
+      return false;
+    return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+      return isa<StageType>(operand.get().getType()) &&
+             iface.consumesStage(operand);
+    });
+  }
   void noteConsume(InFlightDiagnostic &diag, unsigned h, StringRef suffix) {
     Operation *at = lastConsume[h];
     if (!at)
       return;
-    bool released = false;
-    if (auto iface = dyn_cast<StageUseOpInterface>(at))
-      for (OpOperand &operand : at->getOpOperands())
-        if (isa<StageType>(operand.get().getType()) &&
-            iface.consumesStage(operand))
-          released = true;
     diag.attachNote(at->getLoc())
-        << (released ? "released here" : "passed on here") << suffix;
+        << (releases(at) ? "released here" : "passed on here") << suffix;
   }
   void reportUseAfter(unsigned h, Operation *op, bool consuming);
   void reportEscape(unsigned h, Operation *op);
@@ -1382,6 +1387,11 @@ void Checker::visitUnknownRegionOp(Operation *op) {
 
 void Checker::reportUseAfter(unsigned h, Operation *op, bool consuming) {
   Status s = status[h];
+  // In a CFG, a handle consumed in an earlier block is just not live here:
+  // tell a release from a pass-on by the last op that consumed it.
+  if (s == Status::Unborn)
+    s = lastConsume[h] && !releases(lastConsume[h]) ? Status::Moved
+                                                    : Status::Released;
   auto diag = error(op);
   if (s == Status::Moved)
     diag << "stage handle used after it was passed on";
