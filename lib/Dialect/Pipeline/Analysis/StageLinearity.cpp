@@ -114,7 +114,7 @@ struct Fwd {
 /// A terminator that leaves the region being walked.
 struct Exit {
   Operation *term; // null when the block has no terminator
-  int block;       // index of its block, -1 in a single-block region
+  Block *block;    // its block, null in a single-block region
   SmallVector<Change> effect;
   SmallVector<Fwd> fwd;
 };
@@ -238,8 +238,8 @@ static Operation *terminatorOf(Block &block) {
 
 class Checker {
 public:
-  explicit Checker(SmallVectorImpl<Operation *> &isolated)
-      : isolated(isolated) {}
+  Checker(SmallVectorImpl<Operation *> &isolated, StageLinearityStats &stats)
+      : isolated(isolated), stats(stats) {}
 
   void analyzeFunction(FunctionOpInterface fn);
   bool hasFailed() const { return failed; }
@@ -258,6 +258,17 @@ private:
     return it == ids.end() ? -1 : int(it->second);
   }
   bool isOuter(unsigned h) const { return info[h].depth < depth; }
+  /// Position of `block` in its region (its ^bbN name when printed). Only
+  /// diagnostics need it: computed for the whole region on first use.
+  unsigned blockIndex(Block *block) {
+    auto it = blockIndices.find(block);
+    if (it != blockIndices.end())
+      return it->second;
+    unsigned i = 0;
+    for (Block &b : *block->getParent())
+      blockIndices[&b] = i++;
+    return blockIndices.lookup(block);
+  }
   bool isLive(unsigned h) const { return status[h] == Status::Live; }
   void set(unsigned h, Status s, uint64_t arrivedMask);
   void raw(unsigned h, Status s, uint64_t arrivedMask);
@@ -275,7 +286,7 @@ private:
   void walkCFG(Region &region, const RegionContext &ctx, size_t mark,
                SmallVectorImpl<Exit> &exits);
   void walkBlockOps(Block &block);
-  void handleExit(Block &block, const RegionContext &ctx, int blockIndex,
+  void handleExit(Block &block, const RegionContext &ctx, Block *cfgBlock,
                   size_t mark, SmallVectorImpl<Exit> &exits);
   Collected collect(size_t mark);
   SmallVector<Change> blockDelta(const Collected &c);
@@ -368,6 +379,7 @@ private:
   };
 
   SmallVectorImpl<Operation *> &isolated;
+  StageLinearityStats &stats;
   bool failed = false;
   unsigned depth = 0;
 
@@ -384,6 +396,7 @@ private:
   std::vector<LogEntry> log;
 
   DenseMap<Value, unsigned> ids;
+  DenseMap<Block *, unsigned> blockIndices; // filled on demand, per region
   DenseMap<Value, Tile> tiles;
   DenseMap<std::pair<void *, unsigned>, int> keyIds;
   std::vector<SmallVector<unsigned, 1>> liveByKey;
@@ -399,6 +412,7 @@ private:
 
 unsigned Checker::newHandle(Value value, HandleInfo hi, bool poison) {
   unsigned h = info.size();
+  ++stats.handles;
   info.push_back(hi);
   status.push_back(Status::Unborn);
   arrived.push_back(0);
@@ -468,6 +482,7 @@ void Checker::raw(unsigned h, Status s, uint64_t arrivedMask) {
 }
 
 void Checker::set(unsigned h, Status s, uint64_t arrivedMask) {
+  ++stats.stateChanges;
   log.push_back({h, status[h], arrived[h]});
   raw(h, s, arrivedMask);
 }
@@ -535,7 +550,7 @@ RegionResult Checker::walkRegion(Region &region, const RegionContext &ctx,
   Operation *term = terminatorOf(entry);
   if (region.hasOneBlock() && (!term || term->getNumSuccessors() == 0)) {
     walkBlockOps(entry);
-    handleExit(entry, ctx, -1, mark, exits);
+    handleExit(entry, ctx, nullptr, mark, exits);
   } else {
     walkCFG(region, ctx, mark, exits);
   }
@@ -551,7 +566,8 @@ RegionResult Checker::walkRegion(Region &region, const RegionContext &ctx,
     result.effect = mergeEffects(effects, [&](unsigned h, unsigned holder) {
       Exit &e = exits[holder];
       auto diag = error(e.term ? e.term : ctx.parent)
-                  << "stage handle leaks " << cfgPhrase(ctx, e.block);
+                  << "stage handle leaks "
+                  << cfgPhrase(ctx, blockIndex(e.block));
       noteConsume(diag, h, " on another path");
       noteOrigin(diag, h);
     });
@@ -574,6 +590,7 @@ void Checker::walkBlockOps(Block &block) {
 Collected Checker::collect(size_t mark) {
   Collected c;
   ++stampCounter;
+  stats.logScans += log.size() - mark;
   for (size_t i = mark, e = log.size(); i < e; ++i) {
     const LogEntry &entry = log[i];
     unsigned h = entry.h;
@@ -666,10 +683,12 @@ Checker::mergeEffects(ArrayRef<ArrayRef<Change>> effects,
 }
 
 void Checker::handleExit(Block &block, const RegionContext &ctx,
-                         int blockIndex, size_t mark,
+                         Block *cfgBlock, size_t mark,
                          SmallVectorImpl<Exit> &exits) {
   Operation *term = terminatorOf(block);
-  Exit exit{term, blockIndex, {}, {}};
+  Exit exit{term, cfgBlock, {}, {}};
+  if (term)
+    ++stats.ops;
   if (term) {
     bool forwards = false;
     OperandRange forwarded = term->getOperands();
@@ -723,8 +742,8 @@ void Checker::handleExit(Block &block, const RegionContext &ctx,
       continue;
     }
     auto diag = error(at) << "stage handle leaks "
-                          << (blockIndex < 0 ? regionPhrase(ctx)
-                                             : cfgPhrase(ctx, blockIndex));
+                          << (cfgBlock ? cfgPhrase(ctx, blockIndex(cfgBlock))
+                                       : regionPhrase(ctx));
     noteOrigin(diag, h);
     poisoned[h] = true;
   }
@@ -734,15 +753,18 @@ void Checker::handleExit(Block &block, const RegionContext &ctx,
 
 void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
                       SmallVectorImpl<Exit> &exits) {
-  DenseMap<Block *, unsigned> index;
-  for (Block &block : region)
-    index.try_emplace(&block, index.size());
-
-  // Reverse post order of the blocks reachable from the entry.
+  // Reverse post order of the blocks reachable from the entry, found by an
+  // iterative DFS. An edge to a block still on the DFS stack is exactly an
+  // edge to a block that comes no later in reverse post order: a back edge.
+  struct BlockInfo {
+    unsigned rpo = 0;
+    uint8_t dfs = 0; // 0: not seen, 1: on the DFS stack, 2: done
+    bool backPred = false;
+  };
+  DenseMap<Block *, BlockInfo> blocks;
   SmallVector<Block *> post;
-  DenseSet<Block *> visited;
   SmallVector<std::pair<Block *, unsigned>> stack;
-  visited.insert(&region.front());
+  blocks[&region.front()].dfs = 1;
   stack.push_back({&region.front(), 0});
   while (!stack.empty()) {
     Block *block = stack.back().first;
@@ -750,22 +772,22 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
     if (next < block->getNumSuccessors()) {
       ++stack.back().second;
       Block *succ = block->getSuccessor(next);
-      if (visited.insert(succ).second)
+      BlockInfo &si = blocks[succ];
+      if (si.dfs == 0) {
+        si.dfs = 1;
         stack.push_back({succ, 0});
+      } else if (si.dfs == 1) {
+        si.backPred = true;
+      }
       continue;
     }
+    blocks[block].dfs = 2;
     post.push_back(block);
     stack.pop_back();
   }
   SmallVector<Block *> rpo(post.rbegin(), post.rend());
-  DenseMap<Block *, unsigned> order;
   for (auto [i, block] : llvm::enumerate(rpo))
-    order[block] = i;
-  SmallVector<char> hasBackPred(rpo.size(), 0);
-  for (auto [i, block] : llvm::enumerate(rpo))
-    for (Block *succ : block->getSuccessors())
-      if (order[succ] <= i)
-        hasBackPred[order[succ]] = 1;
+    blocks[block].rpo = i;
 
   // Entry state of every block, as a delta from the region entry, and the
   // block whose edge set it.
@@ -781,15 +803,17 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
   for (unsigned i = 0; i < rpo.size(); ++i) {
     Block *block = rpo[i];
     assert(state[i] && "block reached before any of its predecessors");
+    ++stats.blocks;
     undoTo(mark);
     apply(*state[i]);
     walkBlockOps(*block);
     Operation *term = terminatorOf(*block);
     if (!term || term->getNumSuccessors() == 0) {
-      handleExit(*block, ctx, index[block], mark, exits);
+      handleExit(*block, ctx, block, mark, exits);
       continue;
     }
 
+    ++stats.ops;
     // Operands that a successor receives are passed on; any other stage
     // operand of the terminator is an ordinary use.
     auto branch = dyn_cast<BranchOpInterface>(term);
@@ -822,7 +846,8 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
     SmallVector<Change> base = blockDelta(collect(mark));
     for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
       Block *succ = term->getSuccessor(s);
-      unsigned j = order[succ];
+      const BlockInfo &succInfo = blocks.find(succ)->second;
+      unsigned j = succInfo.rpo;
       SmallVector<Change> edge = base;
       unsigned produced = 0;
       std::optional<OperandRange> fwd;
@@ -841,10 +866,10 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
           src = lookup((*fwd)[k - produced]);
         Fwd source;
         if (src >= 0) {
-          source = {src, hasBackPred[j] ? 0 : arrived[src]};
+          source = {src, succInfo.backPred ? 0 : arrived[src]};
           if (!poisoned[src] && llvm::is_contained(movedHere, unsigned(src))) {
             auto diag = error(term)
-                        << "stage handle passed twice to " << blockName(index[succ]);
+                        << "stage handle passed twice to " << blockName(blockIndex(succ));
             noteOrigin(diag, src);
             poisoned[src] = true;
           }
@@ -883,6 +908,7 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
       }
       llvm::sort(edge,
                  [](const Change &a, const Change &b) { return a.h < b.h; });
+      stats.edgeEntries += edge.size();
 
       if (!state[j]) {
         state[j] = std::move(edge);
@@ -902,24 +928,24 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
         if (!back) {
           auto diag = error(termOf(holder))
                       << "stage handle leaks "
-                      << cfgPhrase(ctx, index[holder])
+                      << cfgPhrase(ctx, blockIndex(holder))
                       << ": it is held on the edge to "
-                      << blockName(index[succ]) << " but not on the edge from "
-                      << blockName(index[other]);
+                      << blockName(blockIndex(succ)) << " but not on the edge from "
+                      << blockName(blockIndex(other));
           noteOrigin(diag, h);
         } else if (holderIsNew) {
           auto diag = error(term)
-                      << "stage handle leaks " << cfgPhrase(ctx, index[block])
+                      << "stage handle leaks " << cfgPhrase(ctx, blockIndex(block))
                       << ": it is still held on the back edge to "
-                      << blockName(index[succ]);
+                      << blockName(blockIndex(succ));
           noteOrigin(diag, h);
         } else {
           Operation *at = lastConsume[h] ? lastConsume[h] : term;
           auto diag = error(at)
                       << "stage handle held on entry to the loop at "
-                      << blockName(index[succ])
+                      << blockName(blockIndex(succ))
                       << " is released inside it (back edge from "
-                      << blockName(index[block])
+                      << blockName(blockIndex(block))
                       << "): it is released again on the next iteration";
           noteOrigin(diag, h);
         }
@@ -952,6 +978,7 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
 //===----------------------------------------------------------------------===//
 
 void Checker::visitOp(Operation *op) {
+  ++stats.ops;
   if (op->getNumRegions() != 0) {
     if (op->hasTrait<OpTrait::IsIsolatedFromAbove>()) {
       // Its own scope: analyzed on its own (if it holds functions).
@@ -1484,6 +1511,7 @@ void Checker::analyzeFunction(FunctionOpInterface fn) {
   stampCounter = 0;
   log.clear();
   ids.clear();
+  blockIndices.clear();
   tiles.clear();
   keyIds.clear();
   liveByKey.clear();
@@ -1503,9 +1531,11 @@ void Checker::analyzeFunction(FunctionOpInterface fn) {
   finishFunction();
 }
 
-LogicalResult pmlir::verifyStageLinearity(Operation *root) {
+LogicalResult pmlir::verifyStageLinearity(Operation *root,
+                                          StageLinearityStats *stats) {
+  StageLinearityStats local;
   SmallVector<Operation *> worklist{root};
-  Checker checker(worklist);
+  Checker checker(worklist, stats ? *stats : local);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     op->walk<WalkOrder::PreOrder>([&](Operation *nested) {

@@ -21,7 +21,15 @@ struct VerifyLinearityPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(pmlir::verifyStageLinearity(getOperation())))
+    pmlir::StageLinearityStats stats;
+    LogicalResult result = pmlir::verifyStageLinearity(getOperation(), &stats);
+    if (reportWork)
+      getOperation()->emitRemark()
+          << "stage linearity work: ops " << stats.ops << ", handles "
+          << stats.handles << ", state-changes " << stats.stateChanges
+          << ", log-scans " << stats.logScans << ", cfg-blocks "
+          << stats.blocks << ", edge-entries " << stats.edgeEntries;
+    if (failed(result))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

@@ -15,7 +15,21 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
+#include <cstdint>
+
 namespace pmlir {
+
+/// Work done by one run of the analysis: what `-mlir-pass-statistics`
+/// prints for the pass, and how bench/linearity shows that the work per op
+/// does not grow with the size of the input.
+struct StageLinearityStats {
+  uint64_t ops = 0;          // operations visited
+  uint64_t handles = 0;      // stage handles tracked
+  uint64_t stateChanges = 0; // handle state changes (undo log entries)
+  uint64_t logScans = 0;     // undo log entries read to compute effects
+  uint64_t blocks = 0;       // blocks walked as part of a CFG
+  uint64_t edgeEntries = 0;  // handle entries of the CFG edge states
+};
 
 /// Checks every function (any op implementing FunctionOpInterface) nested in
 /// `root`, or `root` itself if it is one:
@@ -35,7 +49,8 @@ namespace pmlir {
 /// there was any. Runs in time linear in the size of `root` for programs
 /// whose number of simultaneously held handles is bounded (rule 4 bounds it
 /// by twice the number of pipelines).
-mlir::LogicalResult verifyStageLinearity(mlir::Operation *root);
+mlir::LogicalResult verifyStageLinearity(mlir::Operation *root,
+                                         StageLinearityStats *stats = nullptr);
 
 } // namespace pmlir
 
