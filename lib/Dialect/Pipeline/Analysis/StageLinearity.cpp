@@ -81,21 +81,21 @@ struct RegionContext {
 
 /// How an entry block argument of stage type gets its handle.
 struct ArgDef {
-  int source = -1;      // handle it carries (iter_args), or -1: a new one
-  bool owned = false;   // owned by the region's op (produce / consume)
+  int source = -1;       // handle it carries (iter_args), or -1: a new one
+  bool owned = false;    // owned by the region's op (produce / consume)
   bool poisoned = false; // an error was already reported for it
   int key = -1;
   Value root;
 };
 
 struct HandleInfo {
-  Location loc;       // where the stage was acquired (for carried handles:
-                      // where the first handle they carry was acquired)
-  bool acquired;      // loc is an acquire, not some other definition
-  unsigned depth;     // depth of the region that defines the handle
-  int key;            // (pipeline, role) key, -1 when unknown
-  Value root;         // pipeline underneath, null when unknown
-  Operation *owner;   // produce / consume op owning it, or null
+  Location loc;     // where the stage was acquired (for carried handles:
+                    // where the first handle they carry was acquired)
+  bool acquired;    // loc is an acquire, not some other definition
+  unsigned depth;   // depth of the region that defines the handle
+  int key;          // (pipeline, role) key, -1 when unknown
+  Value root;       // pipeline underneath, null when unknown
+  Operation *owner; // produce / consume op owning it, or null
 };
 
 /// The state of a handle at the end of a path.
@@ -128,7 +128,7 @@ struct RegionResult {
 };
 
 struct Collected {
-  SmallVector<Change> outer;      // outer handles whose state changed
+  SmallVector<Change> outer;       // outer handles whose state changed
   SmallVector<unsigned> localLive; // live handles defined in the region
 };
 
@@ -222,8 +222,7 @@ static std::string blockName(unsigned index) {
 static std::string cfgPhrase(const RegionContext &ctx, unsigned block) {
   std::string s = "on the path through " + blockName(block);
   if (ctx.kind == RegionKind::Other)
-    s += " of a region of '" + ctx.parent->getName().getStringRef().str() +
-         "'";
+    s += " of a region of '" + ctx.parent->getName().getStringRef().str() + "'";
   else if (ctx.kind != RegionKind::Function)
     s += " of the " + constructName(ctx).str();
   return s;
@@ -385,12 +384,12 @@ private:
 
   std::vector<HandleInfo> info;
   std::vector<Status> status;
-  std::vector<uint64_t> arrived;  // must-arrived sub-stages (consumer)
-  std::vector<char> poisoned;     // an error was reported: stay silent
-  std::vector<char> evidence;     // something may signal its barrier
+  std::vector<uint64_t> arrived; // must-arrived sub-stages (consumer)
+  std::vector<char> poisoned;    // an error was reported: stay silent
+  std::vector<char> evidence;    // something may signal its barrier
   std::vector<Operation *> lastConsume;
   std::vector<Operation *> lastArrive;
-  std::vector<unsigned> parent;   // union-find over carried handles
+  std::vector<unsigned> parent; // union-find over carried handles
   std::vector<unsigned> stamp;
   unsigned stampCounter = 0;
   std::vector<LogEntry> log;
@@ -427,12 +426,10 @@ unsigned Checker::newHandle(Value value, HandleInfo hi, bool poison) {
   return h;
 }
 
-unsigned Checker::defineFresh(Value value, Location loc, bool acquired,
-                              int key, Value root, Operation *owner,
-                              bool poison) {
-  unsigned h =
-      newHandle(value, HandleInfo{loc, acquired, depth, key, root, owner},
-                poison);
+unsigned Checker::defineFresh(Value value, Location loc, bool acquired, int key,
+                              Value root, Operation *owner, bool poison) {
+  unsigned h = newHandle(
+      value, HandleInfo{loc, acquired, depth, key, root, owner}, poison);
   set(h, Status::Live, 0);
   return h;
 }
@@ -442,7 +439,9 @@ unsigned Checker::defineCarried(Value value, ArrayRef<Fwd> sources) {
   if (first == sources.end())
     return defineFresh(value, value.getLoc(), /*acquired=*/false, -1, Value(),
                        nullptr, false);
-  const HandleInfo &src = info[first->h];
+  HandleInfo hi = info[first->h];
+  hi.depth = depth;
+  hi.owner = nullptr;
   bool poison = false;
   uint64_t mask = ~uint64_t(0);
   for (Fwd f : sources) {
@@ -451,10 +450,7 @@ unsigned Checker::defineCarried(Value value, ArrayRef<Fwd> sources) {
     poison |= bool(poisoned[f.h]);
     mask &= f.arrived;
   }
-  unsigned h = newHandle(
-      value, HandleInfo{src.loc, src.acquired, depth, src.key, src.root,
-                        nullptr},
-      poison);
+  unsigned h = newHandle(value, hi, poison);
   for (Fwd f : sources)
     if (f.h >= 0)
       unite(f.h, h);
@@ -820,7 +816,8 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
     SmallVector<char> isForwarded(term->getNumOperands(), 0);
     if (branch) {
       for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
-        OperandRange fwd = branch.getSuccessorOperands(s).getForwardedOperands();
+        OperandRange fwd =
+            branch.getSuccessorOperands(s).getForwardedOperands();
         if (!fwd.empty())
           for (unsigned j = 0; j < fwd.size(); ++j)
             isForwarded[fwd.getBeginOperandIndex() + j] = 1;
@@ -868,15 +865,14 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
         if (src >= 0) {
           source = {src, succInfo.backPred ? 0 : arrived[src]};
           if (!poisoned[src] && llvm::is_contained(movedHere, unsigned(src))) {
-            auto diag = error(term)
-                        << "stage handle passed twice to " << blockName(blockIndex(succ));
+            auto diag = error(term) << "stage handle passed twice to "
+                                    << blockName(blockIndex(succ));
             noteOrigin(diag, src);
             poisoned[src] = true;
           }
           movedHere.push_back(src);
-          auto it = llvm::find_if(edge, [&](const Change &c) {
-            return c.h == unsigned(src);
-          });
+          auto it = llvm::find_if(
+              edge, [&](const Change &c) { return c.h == unsigned(src); });
           if (isOuter(src)) {
             if (it != edge.end())
               it->status = Status::Moved;
@@ -889,14 +885,13 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
         // One handle per block argument, shared by all incoming edges.
         int argId = lookup(arg);
         if (argId < 0) {
-          const HandleInfo *src0 = src >= 0 ? &info[src] : nullptr;
-          argId = newHandle(
-              arg,
-              HandleInfo{src0 ? src0->loc : arg.getLoc(),
-                         src0 ? src0->acquired : false, depth,
-                         src0 ? src0->key : -1, src0 ? src0->root : Value(),
-                         nullptr},
-              false);
+          HandleInfo hi{arg.getLoc(), false, depth, -1, Value(), nullptr};
+          if (src >= 0) {
+            hi = info[src];
+            hi.depth = depth;
+            hi.owner = nullptr;
+          }
+          argId = newHandle(arg, hi, false);
         }
         if (src >= 0) {
           unite(src, argId);
@@ -926,18 +921,17 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
         Block *holder = holderIsNew ? block : setBy[j];
         Block *other = holderIsNew ? setBy[j] : block;
         if (!back) {
-          auto diag = error(termOf(holder))
-                      << "stage handle leaks "
-                      << cfgPhrase(ctx, blockIndex(holder))
-                      << ": it is held on the edge to "
-                      << blockName(blockIndex(succ)) << " but not on the edge from "
-                      << blockName(blockIndex(other));
+          auto diag =
+              error(termOf(holder))
+              << "stage handle leaks " << cfgPhrase(ctx, blockIndex(holder))
+              << ": it is held on the edge to " << blockName(blockIndex(succ))
+              << " but not on the edge from " << blockName(blockIndex(other));
           noteOrigin(diag, h);
         } else if (holderIsNew) {
-          auto diag = error(term)
-                      << "stage handle leaks " << cfgPhrase(ctx, blockIndex(block))
-                      << ": it is still held on the back edge to "
-                      << blockName(blockIndex(succ));
+          auto diag = error(term) << "stage handle leaks "
+                                  << cfgPhrase(ctx, blockIndex(block))
+                                  << ": it is still held on the back edge to "
+                                  << blockName(blockIndex(succ));
           noteOrigin(diag, h);
         } else {
           Operation *at = lastConsume[h] ? lastConsume[h] : term;
@@ -1050,8 +1044,8 @@ void Checker::defineResults(Operation *op) {
         key = keyFor(root, stage.getRole());
         conflict = roleConflict(op, key, stage.getRole());
       }
-      defineFresh(result, op->getLoc(), /*acquired=*/bool(pipeline), key,
-                  root, nullptr, conflict);
+      defineFresh(result, op->getLoc(), /*acquired=*/bool(pipeline), key, root,
+                  nullptr, conflict);
       continue;
     }
     if (!isa<BaseMemRefType>(type))
@@ -1074,7 +1068,8 @@ void Checker::defineResults(Operation *op) {
   // any consumer stage of that pipeline.
   if ((isa<ConsumerMbarOp>(op) && !op->use_empty()) ||
       isa<ConsumerSignalAndStepOp>(op))
-    consumerRootSignalled.insert(rootOf(op->getOperand(0)).getAsOpaquePointer());
+    consumerRootSignalled.insert(
+        rootOf(op->getOperand(0)).getAsOpaquePointer());
 }
 
 void Checker::defineCarriedResults(ResultRange results,
@@ -1260,8 +1255,8 @@ void Checker::visitIndexSwitch(scf::IndexSwitchOp op) {
   SmallVector<RegionResult> results;
   ArrayRef<int64_t> cases = op.getCases();
   for (auto [i, region] : llvm::enumerate(op.getCaseRegions()))
-    results.push_back(walkRegion(
-        region, {RegionKind::SwitchCase, op, cases[i]}, {}));
+    results.push_back(
+        walkRegion(region, {RegionKind::SwitchCase, op, cases[i]}, {}));
   results.push_back(
       walkRegion(op.getDefaultRegion(), {RegionKind::SwitchDefault, op}, {}));
   SmallVector<ArrayRef<Change>> effects;

@@ -27,8 +27,8 @@ struct VerifyLinearityPass
       getOperation()->emitRemark()
           << "stage linearity work: ops " << stats.ops << ", handles "
           << stats.handles << ", state-changes " << stats.stateChanges
-          << ", log-scans " << stats.logScans << ", cfg-blocks "
-          << stats.blocks << ", edge-entries " << stats.edgeEntries;
+          << ", log-scans " << stats.logScans << ", cfg-blocks " << stats.blocks
+          << ", edge-entries " << stats.edgeEntries;
     if (failed(result))
       return signalPassFailure();
     markAllAnalysesPreserved();
