@@ -803,3 +803,100 @@ func.func @consumer_step_missing() {
   pipeline.step %s : !CS
   return
 }
+
+// -----
+
+!P2 = !pipeline.pipeline<stages = 2, consumer_sub_stages = 2>
+!CR = !pipeline.role<consumer, !P2>
+!CS = !pipeline.stage<consumer, !P2>
+func.func @release_no_step_twice() {
+  %p = pipeline.create -> !P2
+  %cons = pipeline.role %p : !P2 -> !CR
+  // expected-note @+1 {{stage acquired here}}
+  %s = pipeline.wait %cons : !CR
+  // expected-note @+1 {{first arrival here}}
+  pipeline.release_no_step %s sub_stage 0 : !CS
+  // expected-error @+1 {{double signal: release_no_step arrives on an empty barrier of this consumer stage that was already arrived on}}
+  pipeline.release_no_step %s sub_stage 0 : !CS
+  pipeline.step %s : !CS
+  return
+}
+
+// -----
+
+// More leaks, one per remaining construct.
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+func.func @while_body_leak(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %i : index
+  } do {
+  ^bb0(%j: index):
+    // expected-note @+1 {{stage acquired here}}
+    %s = pipeline.acquire_consumer %p : !P
+    %j1 = arith.addi %j, %c1 : index
+    // expected-error @+1 {{stage handle leaks at the end of every scf.while iteration}}
+    scf.yield %j1 : index
+  }
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!Q = !pipeline.pipeline<stages = 2>
+func.func @scoped_region_leak() {
+  %p = pipeline.create -> !P
+  %q = pipeline.create -> !Q
+  pipeline.consume %p as %s : !P {
+    // expected-note @+1 {{stage acquired here}}
+    %t = pipeline.acquire_producer %q : !Q
+    // expected-error @+1 {{stage handle leaks at the end of the pipeline.consume region}}
+    pipeline.yield
+  }
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+func.func @unknown_region_leak(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    // expected-note @+1 {{stage acquired here}}
+    %s = pipeline.acquire_consumer %p : !P
+    // expected-error @+1 {{stage handle leaks at the end of a region of 'scf.parallel'}}
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+func.func @switch_yields_released(%k: index) {
+  %p = pipeline.create -> !P
+  // expected-note @+1 {{stage acquired here}}
+  %s = pipeline.acquire_consumer %p : !P
+  %r = scf.index_switch %k -> !CS
+  case 0 {
+    // expected-note @+1 {{released here}}
+    pipeline.release %s : !CS
+    // expected-error @+1 {{stage handle used after release}}
+    scf.yield %s : !CS
+  }
+  default {
+    scf.yield %s : !CS
+  }
+  pipeline.release %r : !CS
+  return
+}

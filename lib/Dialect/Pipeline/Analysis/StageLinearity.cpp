@@ -752,38 +752,46 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
   // Reverse post order of the blocks reachable from the entry, found by an
   // iterative DFS. An edge to a block still on the DFS stack is exactly an
   // edge to a block that comes no later in reverse post order: a back edge.
-  struct BlockInfo {
+  // The DFS records every edge as a node id, so that the walk below needs no
+  // more lookups by block.
+  struct Node {
+    Block *block;
     unsigned rpo = 0;
-    uint8_t dfs = 0; // 0: not seen, 1: on the DFS stack, 2: done
+    uint8_t dfs = 1; // 1: on the DFS stack, 2: done
     bool backPred = false;
+    SmallVector<unsigned, 2> succs;
   };
-  DenseMap<Block *, BlockInfo> blocks;
-  SmallVector<Block *> post;
-  SmallVector<std::pair<Block *, unsigned>> stack;
-  blocks[&region.front()].dfs = 1;
-  stack.push_back({&region.front(), 0});
+  std::vector<Node> nodes;
+  DenseMap<Block *, unsigned> nodeOf;
+  SmallVector<unsigned> post;
+  SmallVector<std::pair<unsigned, unsigned>> stack;
+  nodes.push_back({&region.front()});
+  nodeOf[&region.front()] = 0;
+  stack.push_back({0, 0});
   while (!stack.empty()) {
-    Block *block = stack.back().first;
-    unsigned next = stack.back().second;
+    auto [u, next] = stack.back();
+    Block *block = nodes[u].block;
     if (next < block->getNumSuccessors()) {
       ++stack.back().second;
       Block *succ = block->getSuccessor(next);
-      BlockInfo &si = blocks[succ];
-      if (si.dfs == 0) {
-        si.dfs = 1;
-        stack.push_back({succ, 0});
-      } else if (si.dfs == 1) {
-        si.backPred = true;
+      auto [it, inserted] = nodeOf.try_emplace(succ, nodes.size());
+      unsigned v = it->second;
+      if (inserted) {
+        nodes.push_back({succ});
+        stack.push_back({v, 0});
+      } else if (nodes[v].dfs == 1) {
+        nodes[v].backPred = true;
       }
+      nodes[u].succs.push_back(v);
       continue;
     }
-    blocks[block].dfs = 2;
-    post.push_back(block);
+    nodes[u].dfs = 2;
+    post.push_back(u);
     stack.pop_back();
   }
-  SmallVector<Block *> rpo(post.rbegin(), post.rend());
-  for (auto [i, block] : llvm::enumerate(rpo))
-    blocks[block].rpo = i;
+  SmallVector<unsigned> rpo(post.rbegin(), post.rend());
+  for (auto [i, u] : llvm::enumerate(rpo))
+    nodes[u].rpo = i;
 
   // Entry state of every block, as a delta from the region entry, and the
   // block whose edge set it.
@@ -797,8 +805,11 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
   };
 
   for (unsigned i = 0; i < rpo.size(); ++i) {
-    Block *block = rpo[i];
+    const Node &node = nodes[rpo[i]];
+    Block *block = node.block;
     assert(state[i] && "block reached before any of its predecessors");
+    if (!state[i])
+      continue;
     ++stats.blocks;
     undoTo(mark);
     apply(*state[i]);
@@ -843,7 +854,7 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
     SmallVector<Change> base = blockDelta(collect(mark));
     for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
       Block *succ = term->getSuccessor(s);
-      const BlockInfo &succInfo = blocks.find(succ)->second;
+      const Node &succInfo = nodes[node.succs[s]];
       unsigned j = succInfo.rpo;
       SmallVector<Change> edge = base;
       unsigned produced = 0;
