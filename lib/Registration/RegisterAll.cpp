@@ -3,10 +3,11 @@
 #include "pipeline/InitAllPipeline.h"
 
 #include "pipeline/Conversion/Passes.h"
+#include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
 #include "pipeline/Pipelines/Pipelines.h"
 
 void pmlir::registerAllPipelinePasses() {
-  // Passes and pipelines register here as they are added.
+  registerPipelineTransformsPasses();
   registerPipelineConversionPasses();
   registerPipelinePipelines();
 }

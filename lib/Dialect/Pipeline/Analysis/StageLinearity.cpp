@@ -1,0 +1,1556 @@
+//===- StageLinearity.cpp - stage handle linearity analysis -----*- C++ -*-===//
+//
+// The linear-type check of `!pipeline.stage` handles (docs/verifier.md).
+//
+// One forward walk over each function. The state of every handle (live,
+// released, passed on) lives in flat arrays indexed by a handle id; every
+// change goes through an undo log. A region is walked once:
+//
+//  * a structured op (scf.if, scf.index_switch, ...) walks each region from
+//    the same state by undoing the log to a mark in between, and compares
+//    the *effects* of the regions (the handles defined outside whose state
+//    changed, read off the log segment) before applying the merged effect;
+//  * a loop body is walked once: a handle carried through iter_args is a
+//    fresh handle per iteration, so one iteration shows every leak, and a
+//    handle defined outside the loop must not change state inside it;
+//  * a region with several blocks is a dataflow over its reachable blocks
+//    in reverse post order. The state at a block entry is the delta from the
+//    region entry (outer handles consumed, local handles live), which rule
+//    4 keeps small; it is set by the first incoming edge and every other
+//    edge (merges and back edges) must agree with it.
+//
+// The cost is linear in the number of ops plus, per block and structured
+// op, the number of handles held at that point (bounded by twice the number
+// of pipelines under rule 4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipeline/Dialect/Pipeline/Analysis/StageLinearity.h"
+
+#include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <optional>
+#include <string>
+
+using namespace mlir;
+using namespace pmlir;
+
+namespace {
+
+/// State of a handle on the path being walked.
+enum class Status : uint8_t {
+  Unborn,   // not defined on this path (or, in a CFG, consumed earlier)
+  Live,     // held: must be consumed exactly once
+  Released, // consumed by an op (release, commit, step, ...)
+  Moved,    // passed on: yielded, carried through iter_args or a branch
+};
+
+/// What kind of region is being walked: decides what its terminator does
+/// with handles and how diagnostics name the path.
+enum class RegionKind : uint8_t {
+  Function,
+  IfThen,
+  IfElse,
+  SwitchCase,
+  SwitchDefault,
+  ForBody,
+  WhileBefore,
+  WhileAfter,
+  ExecuteRegion,
+  Scoped, // pipeline.produce / consume / consume_explicit
+  Other,  // a region of an op the analysis does not know
+};
+
+struct RegionContext {
+  RegionKind kind;
+  Operation *parent;
+  int64_t caseValue = 0;
+};
+
+/// How an entry block argument of stage type gets its handle.
+struct ArgDef {
+  int source = -1;       // handle it carries (iter_args), or -1: a new one
+  bool owned = false;    // owned by the region's op (produce / consume)
+  bool poisoned = false; // an error was already reported for it
+  int key = -1;
+  Value root;
+};
+
+struct HandleInfo {
+  Location loc;     // where the stage was acquired (for carried handles:
+                    // where the first handle they carry was acquired)
+  bool acquired;    // loc is an acquire, not some other definition
+  unsigned depth;   // depth of the region that defines the handle
+  int key;          // (pipeline, role) key, -1 when unknown
+  Value root;       // pipeline underneath, null when unknown
+  Operation *owner; // produce / consume op owning it, or null
+};
+
+/// The state of a handle at the end of a path.
+struct Change {
+  unsigned h;
+  Status status;
+  uint64_t arrived;
+};
+
+/// A handle passed on by a terminator (-1: not a tracked handle).
+struct Fwd {
+  int h = -1;
+  uint64_t arrived = 0;
+};
+
+/// A terminator that leaves the region being walked.
+struct Exit {
+  Operation *term; // null when the block has no terminator
+  Block *block;    // its block, null in a single-block region
+  SmallVector<Change> effect;
+  SmallVector<Fwd> fwd;
+};
+
+struct RegionResult {
+  /// Handles defined outside the region whose state the region changed,
+  /// merged over all its exits.
+  SmallVector<Change> effect;
+  /// For each exit, the handles its terminator passes on.
+  SmallVector<SmallVector<Fwd>, 1> exitFwd;
+};
+
+struct Collected {
+  SmallVector<Change> outer;       // outer handles whose state changed
+  SmallVector<unsigned> localLive; // live handles defined in the region
+};
+
+static uint64_t subStageBit(uint32_t subStage) {
+  return uint64_t(1) << std::min<uint32_t>(subStage, 63);
+}
+
+/// The pipeline value underneath a pipeline, tile pipeline or role value.
+static Value rootOf(Value v) {
+  while (true) {
+    if (auto role = v.getDefiningOp<RoleOp>())
+      v = role.getPipeline();
+    else if (auto tile = v.getDefiningOp<InputTilePipelineOp>())
+      v = tile.getPipeline();
+    else
+      return v;
+  }
+}
+
+static StringRef constructName(const RegionContext &ctx) {
+  switch (ctx.kind) {
+  case RegionKind::Function:
+    return "function";
+  case RegionKind::IfThen:
+  case RegionKind::IfElse:
+    return "scf.if";
+  case RegionKind::SwitchCase:
+  case RegionKind::SwitchDefault:
+    return "scf.index_switch";
+  case RegionKind::ForBody:
+    return "scf.for";
+  case RegionKind::WhileBefore:
+  case RegionKind::WhileAfter:
+    return "scf.while";
+  case RegionKind::ExecuteRegion:
+    return "scf.execute_region";
+  case RegionKind::Scoped:
+  case RegionKind::Other:
+    return ctx.parent->getName().getStringRef();
+  }
+  llvm_unreachable("unknown region kind");
+}
+
+/// How the end of a single-block region is named in a leak diagnostic.
+static std::string regionPhrase(const RegionContext &ctx) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  switch (ctx.kind) {
+  case RegionKind::Function:
+    os << "at the end of the function";
+    break;
+  case RegionKind::IfThen:
+    os << "when the scf.if condition is true";
+    break;
+  case RegionKind::IfElse:
+    os << "when the scf.if condition is false";
+    break;
+  case RegionKind::SwitchCase:
+    os << "in case " << ctx.caseValue << " of the scf.index_switch";
+    break;
+  case RegionKind::SwitchDefault:
+    os << "in the default case of the scf.index_switch";
+    break;
+  case RegionKind::ForBody:
+    os << "at the end of every scf.for iteration";
+    break;
+  case RegionKind::WhileBefore:
+    os << "at the end of the scf.while before region";
+    break;
+  case RegionKind::WhileAfter:
+    os << "at the end of every scf.while iteration";
+    break;
+  case RegionKind::ExecuteRegion:
+    os << "at the end of the scf.execute_region";
+    break;
+  case RegionKind::Scoped:
+    os << "at the end of the " << ctx.parent->getName() << " region";
+    break;
+  case RegionKind::Other:
+    os << "at the end of a region of '" << ctx.parent->getName() << "'";
+    break;
+  }
+  return s;
+}
+
+static std::string blockName(unsigned index) {
+  return "^bb" + std::to_string(index);
+}
+
+/// How a path of a multi-block region is named.
+static std::string cfgPhrase(const RegionContext &ctx, unsigned block) {
+  std::string s = "on the path through " + blockName(block);
+  if (ctx.kind == RegionKind::Other)
+    s += " of a region of '" + ctx.parent->getName().getStringRef().str() + "'";
+  else if (ctx.kind != RegionKind::Function)
+    s += " of the " + constructName(ctx).str();
+  return s;
+}
+
+static Operation *terminatorOf(Block &block) {
+  if (block.empty())
+    return nullptr;
+  Operation &back = block.back();
+  return back.hasTrait<OpTrait::IsTerminator>() ? &back : nullptr;
+}
+
+class Checker {
+public:
+  Checker(SmallVectorImpl<Operation *> &isolated, StageLinearityStats &stats)
+      : isolated(isolated), stats(stats) {}
+
+  void analyzeFunction(FunctionOpInterface fn);
+  bool hasFailed() const { return failed; }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Handles and their state
+  //===--------------------------------------------------------------------===//
+
+  unsigned newHandle(Value value, HandleInfo hi, bool poison);
+  unsigned defineFresh(Value value, Location loc, bool acquired, int key,
+                       Value root, Operation *owner, bool poison);
+  unsigned defineCarried(Value value, ArrayRef<Fwd> sources);
+  int lookup(Value v) const {
+    auto it = ids.find(v);
+    return it == ids.end() ? -1 : int(it->second);
+  }
+  bool isOuter(unsigned h) const { return info[h].depth < depth; }
+  /// Position of `block` in its region (its ^bbN name when printed). Only
+  /// diagnostics need it: computed for the whole region on first use.
+  unsigned blockIndex(Block *block) {
+    auto it = blockIndices.find(block);
+    if (it != blockIndices.end())
+      return it->second;
+    unsigned i = 0;
+    for (Block &b : *block->getParent())
+      blockIndices[&b] = i++;
+    return blockIndices.lookup(block);
+  }
+  bool isLive(unsigned h) const { return status[h] == Status::Live; }
+  void set(unsigned h, Status s, uint64_t arrivedMask);
+  void raw(unsigned h, Status s, uint64_t arrivedMask);
+  void undoTo(size_t mark);
+  unsigned find(unsigned h);
+  void unite(unsigned a, unsigned b);
+  int keyFor(Value root, Role role);
+
+  //===--------------------------------------------------------------------===//
+  // Walk
+  //===--------------------------------------------------------------------===//
+
+  RegionResult walkRegion(Region &region, const RegionContext &ctx,
+                          ArrayRef<ArgDef> args);
+  void walkCFG(Region &region, const RegionContext &ctx, size_t mark,
+               SmallVectorImpl<Exit> &exits);
+  void walkBlockOps(Block &block);
+  void handleExit(Block &block, const RegionContext &ctx, Block *cfgBlock,
+                  size_t mark, SmallVectorImpl<Exit> &exits);
+  Collected collect(size_t mark);
+  SmallVector<Change> blockDelta(const Collected &c);
+  void apply(ArrayRef<Change> changes);
+  SmallVector<Change>
+  mergeEffects(ArrayRef<ArrayRef<Change>> effects,
+               function_ref<void(unsigned h, unsigned holder)> report);
+
+  void visitOp(Operation *op);
+  void visitOperands(Operation *op);
+  void visitOperand(Operation *op, OpOperand &operand,
+                    StageUseOpInterface iface);
+  void defineResults(Operation *op);
+  void defineCarriedResults(ResultRange results,
+                            ArrayRef<const RegionResult *> regions,
+                            ArrayRef<Fwd> extra = {});
+  void visitIf(scf::IfOp op);
+  void visitIndexSwitch(scf::IndexSwitchOp op);
+  void visitFor(scf::ForOp op);
+  void visitWhile(scf::WhileOp op);
+  void visitExecuteRegion(scf::ExecuteRegionOp op);
+  void visitScoped(Operation *op, Value pipeline, Region &body, Role role);
+  void visitUnknownRegionOp(Operation *op);
+
+  void consume(unsigned h, Operation *op, StageType type);
+  void borrow(unsigned h, Operation *op, StageType type);
+  bool transferable(unsigned h, Operation *op);
+  Fwd moveIn(Value v, Operation *op);
+  void checkTile(Operation *op, Value v);
+  bool roleConflict(Operation *op, int key, Role role);
+  void exitOwned(unsigned h, Operation *owner);
+  void reportLoopRelease(unsigned h, const RegionContext &ctx);
+  void finishFunction();
+
+  //===--------------------------------------------------------------------===//
+  // Diagnostics
+  //===--------------------------------------------------------------------===//
+
+  InFlightDiagnostic error(Operation *op) {
+    failed = true;
+    return op->emitError();
+  }
+  InFlightDiagnostic error(Location loc) {
+    failed = true;
+    return emitError(loc);
+  }
+  void noteOrigin(InFlightDiagnostic &diag, unsigned h) {
+    diag.attachNote(info[h].loc)
+        << (info[h].acquired ? "stage acquired here"
+                             : "stage handle defined here");
+  }
+  /// True if `op` ends a handle (release, commit, ...) rather than passing
+  /// it on (yield, branch, iter_args).
+  static bool releases(Operation *op) {
+    auto iface = dyn_cast<StageUseOpInterface>(op);
+    if (!iface)
+      return false;
+    return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+      return isa<StageType>(operand.get().getType()) &&
+             iface.consumesStage(operand);
+    });
+  }
+  void noteConsume(InFlightDiagnostic &diag, unsigned h, StringRef suffix) {
+    Operation *at = lastConsume[h];
+    if (!at)
+      return;
+    diag.attachNote(at->getLoc())
+        << (releases(at) ? "released here" : "passed on here") << suffix;
+  }
+  void reportUseAfter(unsigned h, Operation *op, bool consuming);
+  void reportEscape(unsigned h, Operation *op);
+  void reportDoubleSignal(unsigned h, Operation *op);
+
+  //===--------------------------------------------------------------------===//
+  // State (per function)
+  //===--------------------------------------------------------------------===//
+
+  struct LogEntry {
+    unsigned h;
+    Status old;
+    uint64_t oldArrived;
+  };
+  struct Tile {
+    unsigned h;
+    Operation *payload;
+  };
+  struct Pending {
+    Operation *op;
+    unsigned h;
+  };
+
+  SmallVectorImpl<Operation *> &isolated;
+  StageLinearityStats &stats;
+  bool failed = false;
+  unsigned depth = 0;
+
+  std::vector<HandleInfo> info;
+  std::vector<Status> status;
+  std::vector<uint64_t> arrived; // must-arrived sub-stages (consumer)
+  std::vector<char> poisoned;    // an error was reported: stay silent
+  std::vector<char> evidence;    // something may signal its barrier
+  std::vector<Operation *> lastConsume;
+  std::vector<Operation *> lastArrive;
+  std::vector<unsigned> parent; // union-find over carried handles
+  std::vector<unsigned> stamp;
+  unsigned stampCounter = 0;
+  std::vector<LogEntry> log;
+
+  DenseMap<Value, unsigned> ids;
+  DenseMap<Block *, unsigned> blockIndices; // filled on demand, per region
+  DenseMap<Value, Tile> tiles;
+  DenseMap<std::pair<void *, unsigned>, int> keyIds;
+  std::vector<SmallVector<unsigned, 1>> liveByKey;
+  DenseSet<void *> consumerRootSignalled;
+  SmallVector<Pending> pendingSignals;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Handles and their state
+//===----------------------------------------------------------------------===//
+
+unsigned Checker::newHandle(Value value, HandleInfo hi, bool poison) {
+  unsigned h = info.size();
+  ++stats.handles;
+  info.push_back(hi);
+  status.push_back(Status::Unborn);
+  arrived.push_back(0);
+  poisoned.push_back(poison);
+  evidence.push_back(0);
+  lastConsume.push_back(nullptr);
+  lastArrive.push_back(nullptr);
+  parent.push_back(h);
+  stamp.push_back(0);
+  if (value)
+    ids[value] = h;
+  return h;
+}
+
+unsigned Checker::defineFresh(Value value, Location loc, bool acquired, int key,
+                              Value root, Operation *owner, bool poison) {
+  unsigned h = newHandle(
+      value, HandleInfo{loc, acquired, depth, key, root, owner}, poison);
+  set(h, Status::Live, 0);
+  return h;
+}
+
+unsigned Checker::defineCarried(Value value, ArrayRef<Fwd> sources) {
+  const Fwd *first = llvm::find_if(sources, [](Fwd f) { return f.h >= 0; });
+  if (first == sources.end())
+    return defineFresh(value, value.getLoc(), /*acquired=*/false, -1, Value(),
+                       nullptr, false);
+  HandleInfo hi = info[first->h];
+  hi.depth = depth;
+  hi.owner = nullptr;
+  bool poison = false;
+  uint64_t mask = ~uint64_t(0);
+  for (Fwd f : sources) {
+    if (f.h < 0)
+      continue;
+    poison |= bool(poisoned[f.h]);
+    mask &= f.arrived;
+  }
+  unsigned h = newHandle(value, hi, poison);
+  for (Fwd f : sources)
+    if (f.h >= 0)
+      unite(f.h, h);
+  set(h, Status::Live, mask);
+  return h;
+}
+
+void Checker::raw(unsigned h, Status s, uint64_t arrivedMask) {
+  bool wasLive = status[h] == Status::Live;
+  bool nowLive = s == Status::Live;
+  if (wasLive != nowLive && info[h].key >= 0) {
+    auto &live = liveByKey[info[h].key];
+    if (nowLive) {
+      live.push_back(h);
+    } else {
+      auto it = llvm::find(live, h);
+      if (it != live.end()) {
+        *it = live.back();
+        live.pop_back();
+      }
+    }
+  }
+  status[h] = s;
+  arrived[h] = arrivedMask;
+}
+
+void Checker::set(unsigned h, Status s, uint64_t arrivedMask) {
+  ++stats.stateChanges;
+  log.push_back({h, status[h], arrived[h]});
+  raw(h, s, arrivedMask);
+}
+
+void Checker::undoTo(size_t mark) {
+  while (log.size() > mark) {
+    LogEntry e = log.back();
+    log.pop_back();
+    raw(e.h, e.old, e.oldArrived);
+  }
+}
+
+unsigned Checker::find(unsigned h) {
+  while (parent[h] != h) {
+    parent[h] = parent[parent[h]];
+    h = parent[h];
+  }
+  return h;
+}
+
+void Checker::unite(unsigned a, unsigned b) {
+  a = find(a);
+  b = find(b);
+  if (a != b)
+    parent[b] = a;
+}
+
+int Checker::keyFor(Value root, Role role) {
+  auto [it, inserted] = keyIds.try_emplace(
+      {root.getAsOpaquePointer(), unsigned(role)}, int(liveByKey.size()));
+  if (inserted)
+    liveByKey.emplace_back();
+  return it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Regions
+//===----------------------------------------------------------------------===//
+
+RegionResult Checker::walkRegion(Region &region, const RegionContext &ctx,
+                                 ArrayRef<ArgDef> args) {
+  RegionResult result;
+  if (region.empty())
+    return result;
+  ++depth;
+  size_t mark = log.size();
+  Block &entry = region.front();
+  for (BlockArgument arg : entry.getArguments()) {
+    if (!isa<StageType>(arg.getType()))
+      continue;
+    ArgDef def;
+    if (arg.getArgNumber() < args.size())
+      def = args[arg.getArgNumber()];
+    if (def.source >= 0) {
+      defineCarried(arg, Fwd{def.source, 0});
+      continue;
+    }
+    bool acquired = def.owned;
+    Location loc = def.owned ? ctx.parent->getLoc() : arg.getLoc();
+    defineFresh(arg, loc, acquired, def.key, def.root,
+                def.owned ? ctx.parent : nullptr, def.poisoned);
+  }
+
+  SmallVector<Exit> exits;
+  Operation *term = terminatorOf(entry);
+  if (region.hasOneBlock() && (!term || term->getNumSuccessors() == 0)) {
+    walkBlockOps(entry);
+    handleExit(entry, ctx, nullptr, mark, exits);
+  } else {
+    walkCFG(region, ctx, mark, exits);
+  }
+  undoTo(mark);
+
+  // The exits must agree on the handles defined outside the region.
+  if (exits.size() == 1) {
+    result.effect = std::move(exits.front().effect);
+  } else if (exits.size() > 1) {
+    SmallVector<ArrayRef<Change>> effects;
+    for (Exit &e : exits)
+      effects.push_back(e.effect);
+    result.effect = mergeEffects(effects, [&](unsigned h, unsigned holder) {
+      Exit &e = exits[holder];
+      auto diag = error(e.term ? e.term : ctx.parent)
+                  << "stage handle leaks "
+                  << cfgPhrase(ctx, blockIndex(e.block));
+      noteConsume(diag, h, " on another path");
+      noteOrigin(diag, h);
+    });
+  }
+  for (Exit &e : exits)
+    result.exitFwd.push_back(std::move(e.fwd));
+  --depth;
+  return result;
+}
+
+void Checker::walkBlockOps(Block &block) {
+  Operation *term = terminatorOf(block);
+  for (Operation &op : block) {
+    if (&op == term)
+      break;
+    visitOp(&op);
+  }
+}
+
+Collected Checker::collect(size_t mark) {
+  Collected c;
+  ++stampCounter;
+  stats.logScans += log.size() - mark;
+  for (size_t i = mark, e = log.size(); i < e; ++i) {
+    const LogEntry &entry = log[i];
+    unsigned h = entry.h;
+    if (stamp[h] == stampCounter)
+      continue;
+    stamp[h] = stampCounter;
+    if (poisoned[h])
+      continue;
+    if (isOuter(h)) {
+      if (status[h] != entry.old ||
+          (isLive(h) && arrived[h] != entry.oldArrived))
+        c.outer.push_back({h, status[h], arrived[h]});
+    } else if (info[h].depth == depth && isLive(h)) {
+      c.localLive.push_back(h);
+    }
+  }
+  return c;
+}
+
+SmallVector<Change> Checker::blockDelta(const Collected &c) {
+  SmallVector<Change> delta;
+  for (const Change &change : c.outer)
+    if (change.status != Status::Live)
+      delta.push_back(change);
+  for (unsigned h : c.localLive)
+    delta.push_back({h, Status::Live, arrived[h]});
+  llvm::sort(delta, [](const Change &a, const Change &b) { return a.h < b.h; });
+  return delta;
+}
+
+void Checker::apply(ArrayRef<Change> changes) {
+  for (const Change &c : changes)
+    set(c.h, c.status, c.status == Status::Live ? c.arrived : arrived[c.h]);
+}
+
+SmallVector<Change>
+Checker::mergeEffects(ArrayRef<ArrayRef<Change>> effects,
+                      function_ref<void(unsigned h, unsigned holder)> report) {
+  SmallVector<unsigned> order;
+  DenseMap<unsigned, SmallVector<std::pair<unsigned, Change>, 2>> groups;
+  for (auto [b, effect] : llvm::enumerate(effects)) {
+    for (const Change &c : effect) {
+      auto &group = groups[c.h];
+      if (group.empty())
+        order.push_back(c.h);
+      group.push_back({unsigned(b), c});
+    }
+  }
+  SmallVector<Change> merged;
+  for (unsigned h : order) {
+    if (poisoned[h])
+      continue;
+    auto &group = groups[h];
+    bool allPresent = group.size() == effects.size();
+    bool anyLive = !allPresent && isLive(h);
+    bool anyDead = !allPresent && !isLive(h);
+    bool allMoved = true;
+    uint64_t mask = allPresent ? ~uint64_t(0) : arrived[h];
+    for (auto &[b, c] : group) {
+      (c.status == Status::Live ? anyLive : anyDead) = true;
+      allMoved &= c.status == Status::Moved;
+      mask &= c.arrived;
+    }
+    if (anyLive && anyDead) {
+      // Report on a path that still holds the handle.
+      unsigned holder = 0;
+      auto live = llvm::find_if(group, [](auto &entry) {
+        return entry.second.status == Status::Live;
+      });
+      if (live != group.end()) {
+        holder = live->first;
+      } else {
+        SmallVector<char> present(effects.size(), 0);
+        for (auto &entry : group)
+          present[entry.first] = 1;
+        holder = llvm::find(present, 0) - present.begin();
+      }
+      report(h, holder);
+      poisoned[h] = true;
+      continue;
+    }
+    if (anyLive) {
+      if (mask != arrived[h])
+        merged.push_back({h, Status::Live, mask});
+      continue;
+    }
+    merged.push_back({h, allMoved ? Status::Moved : Status::Released, 0});
+  }
+  return merged;
+}
+
+void Checker::handleExit(Block &block, const RegionContext &ctx,
+                         Block *cfgBlock, size_t mark,
+                         SmallVectorImpl<Exit> &exits) {
+  Operation *term = terminatorOf(block);
+  Exit exit{term, cfgBlock, {}, {}};
+  if (term)
+    ++stats.ops;
+  if (term) {
+    bool forwards = false;
+    OperandRange forwarded = term->getOperands();
+    switch (ctx.kind) {
+    case RegionKind::IfThen:
+    case RegionKind::IfElse:
+    case RegionKind::SwitchCase:
+    case RegionKind::SwitchDefault:
+    case RegionKind::ForBody:
+    case RegionKind::WhileAfter:
+    case RegionKind::ExecuteRegion:
+      forwards = isa<scf::YieldOp>(term);
+      break;
+    case RegionKind::WhileBefore:
+      if (auto cond = dyn_cast<scf::ConditionOp>(term)) {
+        forwards = true;
+        forwarded = cond.getArgs();
+      }
+      break;
+    default:
+      break;
+    }
+    if (forwards) {
+      for (Value v : forwarded) {
+        Fwd f;
+        if (isa<StageType>(v.getType())) {
+          f.h = lookup(v);
+          if (f.h >= 0) {
+            f.arrived = arrived[f.h];
+            if (transferable(f.h, term)) {
+              set(f.h, Status::Moved, arrived[f.h]);
+              lastConsume[f.h] = term;
+            }
+          }
+        } else if (!tiles.empty() && isa<BaseMemRefType>(v.getType())) {
+          checkTile(term, v);
+        }
+        exit.fwd.push_back(f);
+      }
+    } else {
+      visitOperands(term);
+      defineResults(term);
+    }
+  }
+
+  Collected c = collect(mark);
+  Operation *at = term ? term : ctx.parent;
+  for (unsigned h : c.localLive) {
+    if (Operation *owner = info[h].owner) {
+      exitOwned(h, owner);
+      continue;
+    }
+    auto diag = error(at) << "stage handle leaks "
+                          << (cfgBlock ? cfgPhrase(ctx, blockIndex(cfgBlock))
+                                       : regionPhrase(ctx));
+    noteOrigin(diag, h);
+    poisoned[h] = true;
+  }
+  exit.effect = std::move(c.outer);
+  exits.push_back(std::move(exit));
+}
+
+void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
+                      SmallVectorImpl<Exit> &exits) {
+  // Reverse post order of the blocks reachable from the entry, found by an
+  // iterative DFS. An edge to a block still on the DFS stack is exactly an
+  // edge to a block that comes no later in reverse post order: a back edge.
+  // The DFS records every edge as a node id, so that the walk below needs no
+  // more lookups by block.
+  struct Node {
+    Block *block;
+    unsigned rpo = 0;
+    uint8_t dfs = 1; // 1: on the DFS stack, 2: done
+    bool backPred = false;
+    SmallVector<unsigned, 2> succs;
+  };
+  std::vector<Node> nodes;
+  DenseMap<Block *, unsigned> nodeOf;
+  SmallVector<unsigned> post;
+  SmallVector<std::pair<unsigned, unsigned>> stack;
+  nodes.push_back({&region.front()});
+  nodeOf[&region.front()] = 0;
+  stack.push_back({0, 0});
+  while (!stack.empty()) {
+    auto [u, next] = stack.back();
+    Block *block = nodes[u].block;
+    if (next < block->getNumSuccessors()) {
+      ++stack.back().second;
+      Block *succ = block->getSuccessor(next);
+      auto [it, inserted] = nodeOf.try_emplace(succ, nodes.size());
+      unsigned v = it->second;
+      if (inserted) {
+        nodes.push_back({succ});
+        stack.push_back({v, 0});
+      } else if (nodes[v].dfs == 1) {
+        nodes[v].backPred = true;
+      }
+      nodes[u].succs.push_back(v);
+      continue;
+    }
+    nodes[u].dfs = 2;
+    post.push_back(u);
+    stack.pop_back();
+  }
+  SmallVector<unsigned> rpo(post.rbegin(), post.rend());
+  for (auto [i, u] : llvm::enumerate(rpo))
+    nodes[u].rpo = i;
+
+  // Entry state of every block, as a delta from the region entry, and the
+  // block whose edge set it.
+  std::vector<std::optional<SmallVector<Change>>> state(rpo.size());
+  SmallVector<Block *> setBy(rpo.size(), nullptr);
+  state[0] = blockDelta(collect(mark));
+
+  auto termOf = [&](Block *block) -> Operation * {
+    Operation *term = terminatorOf(*block);
+    return term ? term : ctx.parent;
+  };
+
+  for (unsigned i = 0; i < rpo.size(); ++i) {
+    const Node &node = nodes[rpo[i]];
+    Block *block = node.block;
+    assert(state[i] && "block reached before any of its predecessors");
+    if (!state[i])
+      continue;
+    ++stats.blocks;
+    undoTo(mark);
+    apply(*state[i]);
+    walkBlockOps(*block);
+    Operation *term = terminatorOf(*block);
+    if (!term || term->getNumSuccessors() == 0) {
+      handleExit(*block, ctx, block, mark, exits);
+      continue;
+    }
+
+    ++stats.ops;
+    // Operands that a successor receives are passed on; any other stage
+    // operand of the terminator is an ordinary use.
+    auto branch = dyn_cast<BranchOpInterface>(term);
+    SmallVector<char> isForwarded(term->getNumOperands(), 0);
+    if (branch) {
+      for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
+        OperandRange fwd =
+            branch.getSuccessorOperands(s).getForwardedOperands();
+        if (!fwd.empty())
+          for (unsigned j = 0; j < fwd.size(); ++j)
+            isForwarded[fwd.getBeginOperandIndex() + j] = 1;
+      }
+    }
+    auto iface = dyn_cast<StageUseOpInterface>(term);
+    for (OpOperand &operand : term->getOpOperands()) {
+      if (!isForwarded[operand.getOperandNumber()]) {
+        visitOperand(term, operand, iface);
+        continue;
+      }
+      Value v = operand.get();
+      if (isa<StageType>(v.getType())) {
+        int h = lookup(v);
+        if (h >= 0 && transferable(h, term))
+          lastConsume[h] = term;
+      } else if (!tiles.empty() && isa<BaseMemRefType>(v.getType())) {
+        checkTile(term, v);
+      }
+    }
+    defineResults(term);
+
+    SmallVector<Change> base = blockDelta(collect(mark));
+    for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
+      Block *succ = term->getSuccessor(s);
+      const Node &succInfo = nodes[node.succs[s]];
+      unsigned j = succInfo.rpo;
+      SmallVector<Change> edge = base;
+      unsigned produced = 0;
+      std::optional<OperandRange> fwd;
+      if (branch) {
+        SuccessorOperands so = branch.getSuccessorOperands(s);
+        produced = so.getProducedOperandCount();
+        fwd = so.getForwardedOperands();
+      }
+      SmallVector<unsigned, 2> movedHere;
+      for (BlockArgument arg : succ->getArguments()) {
+        if (!isa<StageType>(arg.getType()))
+          continue;
+        unsigned k = arg.getArgNumber();
+        int src = -1;
+        if (fwd && k >= produced && k - produced < fwd->size())
+          src = lookup((*fwd)[k - produced]);
+        Fwd source;
+        if (src >= 0) {
+          source = {src, succInfo.backPred ? 0 : arrived[src]};
+          if (!poisoned[src] && llvm::is_contained(movedHere, unsigned(src))) {
+            auto diag = error(term) << "stage handle passed twice to "
+                                    << blockName(blockIndex(succ));
+            noteOrigin(diag, src);
+            poisoned[src] = true;
+          }
+          movedHere.push_back(src);
+          auto it = llvm::find_if(
+              edge, [&](const Change &c) { return c.h == unsigned(src); });
+          if (isOuter(src)) {
+            if (it != edge.end())
+              it->status = Status::Moved;
+            else
+              edge.push_back({unsigned(src), Status::Moved, 0});
+          } else if (it != edge.end()) {
+            edge.erase(it);
+          }
+        }
+        // One handle per block argument, shared by all incoming edges.
+        int argId = lookup(arg);
+        if (argId < 0) {
+          HandleInfo hi{arg.getLoc(), false, depth, -1, Value(), nullptr};
+          if (src >= 0) {
+            hi = info[src];
+            hi.depth = depth;
+            hi.owner = nullptr;
+          }
+          argId = newHandle(arg, hi, false);
+        }
+        if (src >= 0) {
+          unite(src, argId);
+          if (poisoned[src])
+            poisoned[argId] = true;
+        }
+        if (!poisoned[argId])
+          edge.push_back({unsigned(argId), Status::Live, source.arrived});
+      }
+      llvm::sort(edge,
+                 [](const Change &a, const Change &b) { return a.h < b.h; });
+      stats.edgeEntries += edge.size();
+
+      if (!state[j]) {
+        state[j] = std::move(edge);
+        setBy[j] = block;
+        continue;
+      }
+
+      // A merge (j > i) or a back edge (j <= i): the handles held on this
+      // edge must be those held on the edge that set the entry state.
+      bool back = j <= i;
+      SmallVector<Change> &stored = *state[j];
+      auto report = [&](unsigned h, bool holderIsNew) {
+        if (poisoned[h])
+          return;
+        Block *holder = holderIsNew ? block : setBy[j];
+        Block *other = holderIsNew ? setBy[j] : block;
+        if (!back) {
+          auto diag =
+              error(termOf(holder))
+              << "stage handle leaks " << cfgPhrase(ctx, blockIndex(holder))
+              << ": it is held on the edge to " << blockName(blockIndex(succ))
+              << " but not on the edge from " << blockName(blockIndex(other));
+          noteOrigin(diag, h);
+        } else if (holderIsNew) {
+          auto diag = error(term) << "stage handle leaks "
+                                  << cfgPhrase(ctx, blockIndex(block))
+                                  << ": it is still held on the back edge to "
+                                  << blockName(blockIndex(succ));
+          noteOrigin(diag, h);
+        } else {
+          Operation *at = lastConsume[h] ? lastConsume[h] : term;
+          auto diag = error(at)
+                      << "stage handle held on entry to the loop at "
+                      << blockName(blockIndex(succ))
+                      << " is released inside it (back edge from "
+                      << blockName(blockIndex(block))
+                      << "): it is released again on the next iteration";
+          noteOrigin(diag, h);
+        }
+        poisoned[h] = true;
+      };
+      size_t x = 0, y = 0;
+      while (x < stored.size() || y < edge.size()) {
+        if (y == edge.size() ||
+            (x < stored.size() && stored[x].h < edge[y].h)) {
+          // Outer handle consumed only on the stored edge: this edge holds
+          // it; local handle live only on the stored edge: that one does.
+          report(stored[x].h, isOuter(stored[x].h));
+          ++x;
+        } else if (x == stored.size() || edge[y].h < stored[x].h) {
+          report(edge[y].h, !isOuter(edge[y].h));
+          ++y;
+        } else {
+          if (!back && stored[x].status == Status::Live)
+            stored[x].arrived &= edge[y].arrived;
+          ++x;
+          ++y;
+        }
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+void Checker::visitOp(Operation *op) {
+  ++stats.ops;
+  if (op->getNumRegions() != 0) {
+    if (op->hasTrait<OpTrait::IsIsolatedFromAbove>()) {
+      // Its own scope: analyzed on its own (if it holds functions).
+      isolated.push_back(op);
+      visitOperands(op);
+      defineResults(op);
+      return;
+    }
+    llvm::TypeSwitch<Operation *>(op)
+        .Case([&](scf::IfOp o) { visitIf(o); })
+        .Case([&](scf::IndexSwitchOp o) { visitIndexSwitch(o); })
+        .Case([&](scf::ForOp o) { visitFor(o); })
+        .Case([&](scf::WhileOp o) { visitWhile(o); })
+        .Case([&](scf::ExecuteRegionOp o) { visitExecuteRegion(o); })
+        .Case([&](ProduceOp o) {
+          visitScoped(o, o.getPipeline(), o.getBody(), Role::producer);
+        })
+        .Case([&](ConsumeOp o) {
+          visitScoped(o, o.getPipeline(), o.getBody(), Role::consumer);
+        })
+        .Case([&](ConsumeExplicitOp o) {
+          visitScoped(o, o.getPipeline(), o.getBody(), Role::consumer);
+        })
+        .Default([&](Operation *o) { visitUnknownRegionOp(o); });
+    return;
+  }
+  visitOperands(op);
+  defineResults(op);
+}
+
+void Checker::visitOperands(Operation *op) {
+  auto iface = dyn_cast<StageUseOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands())
+    visitOperand(op, operand, iface);
+}
+
+void Checker::visitOperand(Operation *op, OpOperand &operand,
+                           StageUseOpInterface iface) {
+  Value v = operand.get();
+  Type type = v.getType();
+  if (auto stage = dyn_cast<StageType>(type)) {
+    int h = lookup(v);
+    if (h < 0 || poisoned[h])
+      return;
+    if (!iface)
+      return reportEscape(h, op);
+    if (iface.consumesStage(operand))
+      consume(h, op, stage);
+    else
+      borrow(h, op, stage);
+    return;
+  }
+  if (!tiles.empty() && isa<BaseMemRefType>(type))
+    checkTile(op, v);
+}
+
+void Checker::defineResults(Operation *op) {
+  for (OpResult result : op->getResults()) {
+    Type type = result.getType();
+    if (auto stage = dyn_cast<StageType>(type)) {
+      Value pipeline;
+      if (isa<AcquireProducerOp, AcquireConsumerOp, AcquireOp, WaitOp>(op))
+        pipeline = op->getOperand(0);
+      int key = -1;
+      Value root;
+      bool conflict = false;
+      if (pipeline) {
+        root = rootOf(pipeline);
+        key = keyFor(root, stage.getRole());
+        conflict = roleConflict(op, key, stage.getRole());
+      }
+      defineFresh(result, op->getLoc(), /*acquired=*/bool(pipeline), key, root,
+                  nullptr, conflict);
+      continue;
+    }
+    if (!isa<BaseMemRefType>(type))
+      continue;
+    if (auto payload = dyn_cast<PayloadOp>(op)) {
+      int h = lookup(payload.getStage());
+      if (h >= 0)
+        tiles[result] = Tile{unsigned(h), op};
+    } else if (!tiles.empty()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+        auto it = tiles.find(view.getViewSource());
+        if (it != tiles.end()) {
+          Tile tile = it->second;
+          tiles[result] = tile;
+        }
+      }
+    }
+  }
+  // A barrier of the consumer role taken by index and used: it may signal
+  // any consumer stage of that pipeline.
+  if ((isa<ConsumerMbarOp>(op) && !op->use_empty()) ||
+      isa<ConsumerSignalAndStepOp>(op))
+    consumerRootSignalled.insert(
+        rootOf(op->getOperand(0)).getAsOpaquePointer());
+}
+
+void Checker::defineCarriedResults(ResultRange results,
+                                   ArrayRef<const RegionResult *> regions,
+                                   ArrayRef<Fwd> extra) {
+  for (OpResult result : results) {
+    if (!isa<StageType>(result.getType()))
+      continue;
+    unsigned j = result.getResultNumber();
+    SmallVector<Fwd> sources;
+    if (j < extra.size())
+      sources.push_back(extra[j]);
+    for (const RegionResult *region : regions)
+      for (const SmallVector<Fwd> &fwd : region->exitFwd)
+        if (j < fwd.size())
+          sources.push_back(fwd[j]);
+    defineCarried(result, sources);
+  }
+}
+
+bool Checker::transferable(unsigned h, Operation *op) {
+  if (poisoned[h])
+    return false;
+  if (!isLive(h)) {
+    reportUseAfter(h, op, /*consuming=*/false);
+    return false;
+  }
+  if (Operation *owner = info[h].owner) {
+    auto diag = error(op) << "stage handle owned by the enclosing "
+                          << owner->getName()
+                          << " region is passed on: the region releases it "
+                             "on exit";
+    diag.attachNote(owner->getLoc()) << "region that owns the stage";
+    poisoned[h] = true;
+    return false;
+  }
+  return true;
+}
+
+Fwd Checker::moveIn(Value v, Operation *op) {
+  Fwd f;
+  f.h = lookup(v);
+  if (f.h < 0)
+    return f;
+  f.arrived = arrived[f.h];
+  if (transferable(f.h, op)) {
+    set(f.h, Status::Moved, arrived[f.h]);
+    lastConsume[f.h] = op;
+  }
+  return f;
+}
+
+void Checker::consume(unsigned h, Operation *op, StageType type) {
+  if (!isLive(h))
+    return reportUseAfter(h, op, /*consuming=*/true);
+  if (Operation *owner = info[h].owner) {
+    auto diag = error(op) << "stage handle owned by the enclosing "
+                          << owner->getName()
+                          << " region is released by hand: the region "
+                             "releases it on exit";
+    diag.attachNote(owner->getLoc()) << "region that owns the stage";
+    poisoned[h] = true;
+    return;
+  }
+  if (type.isConsumer()) {
+    if (auto release = dyn_cast<ReleaseOp>(op)) {
+      if (arrived[h] & subStageBit(release.getSubStage()))
+        reportDoubleSignal(h, op);
+    } else if (isa<ReleaseWithoutSignalOp, StepOp>(op)) {
+      pendingSignals.push_back({op, h});
+    }
+  }
+  set(h, Status::Released, arrived[h]);
+  lastConsume[h] = op;
+}
+
+void Checker::borrow(unsigned h, Operation *op, StageType type) {
+  if (!isLive(h))
+    return reportUseAfter(h, op, /*consuming=*/false);
+  if (isa<IndexOp, PayloadOp>(op))
+    return;
+  if (isa<MbarOp>(op)) {
+    // The barrier handed to another op (nvgpu.mbarrier.arrive,
+    // nvgpu.tma.async.load, nvvm.tcgen05.commit, ...) may be signalled.
+    if (!op->use_empty())
+      evidence[h] = 1;
+    return;
+  }
+  // arrive, expect_tx, commit_mma, release_no_step, and any op of another
+  // dialect that borrows the handle: it may signal the stage's barrier.
+  evidence[h] = 1;
+  if (!type.isConsumer())
+    return;
+  uint64_t bit;
+  if (isa<ArriveOp>(op)) {
+    bit = 1;
+  } else if (auto release = dyn_cast<ReleaseNoStepOp>(op)) {
+    bit = subStageBit(release.getSubStage());
+    if (arrived[h] & bit)
+      reportDoubleSignal(h, op);
+  } else {
+    return;
+  }
+  set(h, Status::Live, arrived[h] | bit);
+  lastArrive[h] = op;
+}
+
+void Checker::checkTile(Operation *op, Value v) {
+  auto it = tiles.find(v);
+  if (it == tiles.end())
+    return;
+  Tile tile = it->second;
+  if (poisoned[tile.h] || status[tile.h] != Status::Released)
+    return;
+  tiles.erase(it);
+  auto diag = error(op) << "payload tile accessed after its stage was "
+                           "released: the other role may already reuse it";
+  if (lastConsume[tile.h])
+    diag.attachNote(lastConsume[tile.h]->getLoc()) << "stage released here";
+  diag.attachNote(tile.payload->getLoc()) << "tile taken here";
+}
+
+bool Checker::roleConflict(Operation *op, int key, Role role) {
+  for (unsigned other : liveByKey[key]) {
+    if (poisoned[other] || !isLive(other))
+      continue;
+    StringRef name = stringifyRole(role);
+    auto diag = error(op);
+    if (Operation *owner = info[other].owner) {
+      diag << "acquires a " << name << " stage inside a " << owner->getName()
+           << " region that already owns the " << name
+           << " stage of this pipeline: it waits on the same stage twice "
+              "(hang)";
+      diag.attachNote(owner->getLoc()) << "region that owns the stage";
+    } else {
+      diag << "acquires a " << name << " stage while another " << name
+           << " stage of this pipeline is outstanding: it waits on the same "
+              "stage twice (hang)";
+      diag.attachNote(info[other].loc) << "outstanding stage acquired here";
+    }
+    return true;
+  }
+  return false;
+}
+
+void Checker::exitOwned(unsigned h, Operation *owner) {
+  if (poisoned[h])
+    return;
+  if (isa<ConsumeOp>(owner) && (arrived[h] & 1))
+    reportDoubleSignal(h, owner);
+  else if (isa<ConsumeExplicitOp>(owner))
+    pendingSignals.push_back({owner, h});
+}
+
+//===----------------------------------------------------------------------===//
+// Structured control flow
+//===----------------------------------------------------------------------===//
+
+void Checker::visitIf(scf::IfOp op) {
+  visitOperands(op);
+  RegionResult thenResult =
+      walkRegion(op.getThenRegion(), {RegionKind::IfThen, op}, {});
+  RegionResult elseResult =
+      walkRegion(op.getElseRegion(), {RegionKind::IfElse, op}, {});
+  SmallVector<ArrayRef<Change>> effects = {thenResult.effect,
+                                           elseResult.effect};
+  SmallVector<Change> merged =
+      mergeEffects(effects, [&](unsigned h, unsigned holder) {
+        auto diag = error(op) << "stage handle leaks when the scf.if "
+                                 "condition is "
+                              << (holder == 0 ? "true" : "false");
+        noteConsume(diag, h,
+                    holder == 0 ? " when the condition is false"
+                                : " when the condition is true");
+        noteOrigin(diag, h);
+      });
+  apply(merged);
+  defineCarriedResults(op->getResults(), {&thenResult, &elseResult});
+}
+
+void Checker::visitIndexSwitch(scf::IndexSwitchOp op) {
+  visitOperands(op);
+  SmallVector<RegionResult> results;
+  ArrayRef<int64_t> cases = op.getCases();
+  for (auto [i, region] : llvm::enumerate(op.getCaseRegions()))
+    results.push_back(
+        walkRegion(region, {RegionKind::SwitchCase, op, cases[i]}, {}));
+  results.push_back(
+      walkRegion(op.getDefaultRegion(), {RegionKind::SwitchDefault, op}, {}));
+  SmallVector<ArrayRef<Change>> effects;
+  SmallVector<const RegionResult *> regions;
+  for (RegionResult &r : results) {
+    effects.push_back(r.effect);
+    regions.push_back(&r);
+  }
+  SmallVector<Change> merged =
+      mergeEffects(effects, [&](unsigned h, unsigned holder) {
+        auto diag = error(op) << "stage handle leaks ";
+        if (holder < cases.size())
+          diag << "in case " << cases[holder] << " of the scf.index_switch";
+        else
+          diag << "in the default case of the scf.index_switch";
+        noteConsume(diag, h, " in another case");
+        noteOrigin(diag, h);
+      });
+  apply(merged);
+  defineCarriedResults(op->getResults(), regions);
+}
+
+void Checker::reportLoopRelease(unsigned h, const RegionContext &ctx) {
+  Operation *at = lastConsume[h] ? lastConsume[h] : ctx.parent;
+  auto diag = error(at);
+  switch (ctx.kind) {
+  case RegionKind::ForBody:
+    diag << "stage handle acquired outside the scf.for is released in its "
+            "body: it leaks on the exit of the scf.for after iteration 0 and "
+            "is released again in the second iteration";
+    break;
+  case RegionKind::WhileBefore:
+    diag << "stage handle acquired outside the scf.while is released in its "
+            "before region: it is released again when the condition is "
+            "evaluated a second time";
+    break;
+  case RegionKind::WhileAfter:
+    diag << "stage handle acquired outside the scf.while is released in its "
+            "body: it leaks on the exit of the scf.while after iteration 0 "
+            "and is released again in the second iteration";
+    break;
+  default:
+    diag << "stage handle acquired outside '" << ctx.parent->getName()
+         << "' is released in one of its regions, which is not known to run "
+            "exactly once";
+    break;
+  }
+  noteOrigin(diag, h);
+  poisoned[h] = true;
+}
+
+void Checker::visitFor(scf::ForOp op) {
+  // Bounds and step: ordinary uses. Handles in iter_args are passed on.
+  for (OpOperand &operand : op->getOpOperands())
+    if (operand.getOperandNumber() < op.getNumControlOperands())
+      visitOperand(op, operand, nullptr);
+  SmallVector<Fwd> inits;
+  SmallVector<ArgDef> args(op.getBody()->getNumArguments());
+  for (auto [j, init] : llvm::enumerate(op.getInitArgs())) {
+    Fwd f;
+    if (isa<StageType>(init.getType()))
+      f = moveIn(init, op);
+    else if (!tiles.empty() && isa<BaseMemRefType>(init.getType()))
+      checkTile(op, init);
+    inits.push_back(f);
+    args[op.getNumInductionVars() + j].source = f.h;
+  }
+  RegionContext ctx{RegionKind::ForBody, op};
+  RegionResult body = walkRegion(op.getRegion(), ctx, args);
+  for (const Change &c : body.effect)
+    if (c.status != Status::Live && !poisoned[c.h])
+      reportLoopRelease(c.h, ctx);
+  defineCarriedResults(op->getResults(), {&body}, inits);
+}
+
+void Checker::visitWhile(scf::WhileOp op) {
+  SmallVector<ArgDef> beforeArgs(op.getBeforeArguments().size());
+  for (auto [j, init] : llvm::enumerate(op.getInits())) {
+    if (isa<StageType>(init.getType()))
+      beforeArgs[j].source = moveIn(init, op).h;
+    else if (!tiles.empty() && isa<BaseMemRefType>(init.getType()))
+      checkTile(op, init);
+  }
+  RegionContext beforeCtx{RegionKind::WhileBefore, op};
+  RegionResult before = walkRegion(op.getBefore(), beforeCtx, beforeArgs);
+  for (const Change &c : before.effect)
+    if (c.status != Status::Live && !poisoned[c.h])
+      reportLoopRelease(c.h, beforeCtx);
+
+  SmallVector<ArgDef> afterArgs(op.getAfterArguments().size());
+  if (!before.exitFwd.empty())
+    for (auto [j, f] : llvm::enumerate(before.exitFwd.front()))
+      if (j < afterArgs.size())
+        afterArgs[j].source = f.h;
+  RegionContext afterCtx{RegionKind::WhileAfter, op};
+  RegionResult after = walkRegion(op.getAfter(), afterCtx, afterArgs);
+  for (const Change &c : after.effect)
+    if (c.status != Status::Live && !poisoned[c.h])
+      reportLoopRelease(c.h, afterCtx);
+  // What the body yields is what the next condition receives.
+  for (const SmallVector<Fwd> &fwd : after.exitFwd)
+    for (auto [j, f] : llvm::enumerate(fwd)) {
+      if (f.h < 0 || j >= op.getBeforeArguments().size())
+        continue;
+      int arg = lookup(op.getBeforeArguments()[j]);
+      if (arg >= 0)
+        unite(f.h, arg);
+    }
+  defineCarriedResults(op->getResults(), {&before});
+}
+
+void Checker::visitExecuteRegion(scf::ExecuteRegionOp op) {
+  visitOperands(op);
+  RegionResult result =
+      walkRegion(op.getRegion(), {RegionKind::ExecuteRegion, op}, {});
+  apply(result.effect);
+  defineCarriedResults(op->getResults(), {&result});
+}
+
+void Checker::visitScoped(Operation *op, Value pipeline, Region &body,
+                          Role role) {
+  visitOperands(op);
+  Value root = rootOf(pipeline);
+  int key = keyFor(root, role);
+  ArgDef def;
+  def.owned = true;
+  def.key = key;
+  def.root = root;
+  def.poisoned = roleConflict(op, key, role);
+  RegionResult result = walkRegion(body, {RegionKind::Scoped, op}, {def});
+  apply(result.effect);
+  defineResults(op);
+}
+
+void Checker::visitUnknownRegionOp(Operation *op) {
+  visitOperands(op);
+  for (Region &region : op->getRegions()) {
+    RegionContext ctx{RegionKind::Other, op};
+    RegionResult result = walkRegion(region, ctx, {});
+    for (const Change &c : result.effect)
+      if (c.status != Status::Live && !poisoned[c.h])
+        reportLoopRelease(c.h, ctx);
+  }
+  defineResults(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+void Checker::reportUseAfter(unsigned h, Operation *op, bool consuming) {
+  Status s = status[h];
+  // In a CFG, a handle consumed in an earlier block is just not live here:
+  // tell a release from a pass-on by the last op that consumed it.
+  if (s == Status::Unborn)
+    s = lastConsume[h] && !releases(lastConsume[h]) ? Status::Moved
+                                                    : Status::Released;
+  auto diag = error(op);
+  if (s == Status::Moved)
+    diag << "stage handle used after it was passed on";
+  else if (consuming)
+    diag << "stage handle released twice";
+  else
+    diag << "stage handle used after release";
+  if (s == Status::Moved)
+    noteConsume(diag, h, "");
+  else if (lastConsume[h])
+    diag.attachNote(lastConsume[h]->getLoc())
+        << (consuming ? "first released here" : "released here");
+  noteOrigin(diag, h);
+  poisoned[h] = true;
+}
+
+void Checker::reportEscape(unsigned h, Operation *op) {
+  auto diag = error(op);
+  if (isa<CallOpInterface>(op))
+    diag << "stage handle escapes into a call: stage handles may not cross "
+            "function boundaries";
+  else if (op->hasTrait<OpTrait::ReturnLike>() &&
+           isa<FunctionOpInterface>(op->getParentOp()))
+    diag << "stage handle escapes: it is returned from the function";
+  else
+    diag << "stage handle escapes into '" << op->getName()
+         << "', which does not declare whether it consumes or borrows it "
+            "(pmlir::StageUseOpInterface)";
+  noteOrigin(diag, h);
+  poisoned[h] = true;
+}
+
+void Checker::reportDoubleSignal(unsigned h, Operation *op) {
+  auto diag = error(op);
+  if (isa<ConsumeOp>(op))
+    diag << "double signal: the pipeline.consume region arrives on the empty "
+            "barrier of its stage on exit, but it was already arrived on "
+            "(use pipeline.consume_explicit)";
+  else if (isa<ReleaseNoStepOp>(op))
+    diag << "double signal: release_no_step arrives on an empty barrier of "
+            "this consumer stage that was already arrived on";
+  else
+    diag << "double signal: release arrives on the empty barrier of this "
+            "consumer stage, which was already arrived on (end it with "
+            "release_without_signal)";
+  if (lastArrive[h])
+    diag.attachNote(lastArrive[h]->getLoc()) << "first arrival here";
+  if (info[h].loc != op->getLoc())
+    noteOrigin(diag, h);
+  poisoned[h] = true;
+}
+
+void Checker::finishFunction() {
+  if (pendingSignals.empty())
+    return;
+  std::vector<char> familySignalled(info.size(), 0);
+  for (unsigned h = 0; h < info.size(); ++h)
+    if (evidence[h])
+      familySignalled[find(h)] = 1;
+  for (const Pending &p : pendingSignals) {
+    unsigned h = p.h;
+    if (poisoned[h] || familySignalled[find(h)] || !info[h].root ||
+        consumerRootSignalled.contains(info[h].root.getAsOpaquePointer()))
+      continue;
+    auto diag = error(p.op) << "missing signal: nothing arrives on the empty "
+                               "barrier of ";
+    if (isa<ConsumeExplicitOp>(p.op))
+      diag << "the stage of this pipeline.consume_explicit region";
+    else
+      diag << "this consumer stage before " << p.op->getName();
+    diag << ", so the producer waits on it forever";
+    if (info[h].loc != p.op->getLoc())
+      noteOrigin(diag, h);
+  }
+}
+
+void Checker::analyzeFunction(FunctionOpInterface fn) {
+  Region &body = fn.getFunctionBody();
+  if (body.empty())
+    return;
+  info.clear();
+  status.clear();
+  arrived.clear();
+  poisoned.clear();
+  evidence.clear();
+  lastConsume.clear();
+  lastArrive.clear();
+  parent.clear();
+  stamp.clear();
+  stampCounter = 0;
+  log.clear();
+  ids.clear();
+  blockIndices.clear();
+  tiles.clear();
+  keyIds.clear();
+  liveByKey.clear();
+  consumerRootSignalled.clear();
+  pendingSignals.clear();
+  depth = 0;
+
+  SmallVector<ArgDef> args(body.getNumArguments());
+  for (BlockArgument arg : body.getArguments()) {
+    if (!isa<StageType>(arg.getType()))
+      continue;
+    error(arg.getLoc()) << "stage handle argument: stage handles may not "
+                           "cross function boundaries";
+    args[arg.getArgNumber()].poisoned = true;
+  }
+  walkRegion(body, {RegionKind::Function, fn}, args);
+  finishFunction();
+}
+
+LogicalResult pmlir::verifyStageLinearity(Operation *root,
+                                          StageLinearityStats *stats) {
+  StageLinearityStats local;
+  SmallVector<Operation *> worklist{root};
+  Checker checker(worklist, stats ? *stats : local);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+      if (auto fn = dyn_cast<FunctionOpInterface>(nested)) {
+        checker.analyzeFunction(fn);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
+  }
+  return failure(checker.hasFailed());
+}

@@ -1,0 +1,612 @@
+// RUN: pipeline-opt %s -pipeline-verify-linearity -split-input-file -verify-diagnostics | FileCheck %s
+// The same programs lowered to cf still verify.
+// RUN: pipeline-opt %s -split-input-file -convert-scf-to-cf -pipeline-verify-linearity -verify-diagnostics -o /dev/null
+
+// Programs that use their stage handles linearly: the pass reports nothing
+// and leaves the IR unchanged.
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+!PS = !pipeline.stage<producer, !P>
+
+// CHECK-LABEL: func.func @straight_line
+// CHECK: pipeline.acquire_consumer
+// CHECK: pipeline.index
+// CHECK: pipeline.release
+func.func @straight_line() -> index {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  %i = pipeline.index %s : !CS
+  pipeline.release %s : !CS
+  return %i : index
+}
+
+// CHECK-LABEL: func.func @both_roles_held
+// CHECK-COUNT-2: pipeline.release
+func.func @both_roles_held() {
+  %p = pipeline.create -> !P
+  %c = pipeline.acquire_consumer %p : !P
+  %t = pipeline.acquire_producer %p : !P
+  pipeline.arrive %t : !PS
+  pipeline.release %t : !PS
+  pipeline.release %c : !CS
+  return
+}
+
+// Two pipelines: one outstanding stage per (pipeline, role).
+// CHECK-LABEL: func.func @two_pipelines
+func.func @two_pipelines() {
+  %p = pipeline.create -> !P
+  %q = pipeline.create -> !P
+  %a = pipeline.acquire_consumer %p : !P
+  %b = pipeline.acquire_consumer %q : !P
+  pipeline.release %b : !CS
+  pipeline.release %a : !CS
+  return
+}
+
+// Acquire, release, acquire again on the same role.
+// CHECK-LABEL: func.func @reacquire
+func.func @reacquire() {
+  %p = pipeline.create -> !P
+  %a = pipeline.acquire_consumer %p : !P
+  pipeline.release %a : !CS
+  %b = pipeline.acquire_consumer %p : !P
+  pipeline.release %b : !CS
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+
+// CHECK-LABEL: func.func @if_both_release
+// CHECK: scf.if
+// CHECK: pipeline.release
+// CHECK: } else {
+// CHECK: pipeline.release
+func.func @if_both_release(%c: i1) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  scf.if %c {
+    %i = pipeline.index %s : !CS
+    pipeline.release %s : !CS
+  } else {
+    pipeline.release %s : !CS
+  }
+  return
+}
+
+// The handle is yielded from both branches and released after the merge.
+// CHECK-LABEL: func.func @if_yields_handle
+// CHECK: %[[R:.*]] = scf.if
+// CHECK: pipeline.release %[[R]]
+func.func @if_yields_handle(%c: i1) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  %r = scf.if %c -> !CS {
+    scf.yield %s : !CS
+  } else {
+    scf.yield %s : !CS
+  }
+  pipeline.release %r : !CS
+  return
+}
+
+// One branch releases and re-acquires, the other keeps its handle; both
+// yield one, released after the merge.
+// CHECK-LABEL: func.func @if_release_reacquire
+// CHECK: %[[R:.*]] = scf.if
+// CHECK: pipeline.acquire_consumer
+// CHECK: pipeline.release %[[R]]
+func.func @if_release_reacquire(%c: i1) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  %r = scf.if %c -> !CS {
+    pipeline.release %s : !CS
+    %n = pipeline.acquire_consumer %p : !P
+    scf.yield %n : !CS
+  } else {
+    scf.yield %s : !CS
+  }
+  pipeline.release %r : !CS
+  return
+}
+
+// Acquired and released inside a branch, nothing outside.
+// CHECK-LABEL: func.func @if_local_handle
+func.func @if_local_handle(%c: i1) {
+  %p = pipeline.create -> !P
+  scf.if %c {
+    %s = pipeline.acquire_consumer %p : !P
+    pipeline.release %s : !CS
+  }
+  return
+}
+
+// Nested scf.if: every leaf releases.
+// CHECK-LABEL: func.func @nested_if
+func.func @nested_if(%a: i1, %b: i1) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  scf.if %a {
+    scf.if %b {
+      pipeline.release %s : !CS
+    } else {
+      pipeline.arrive %s : !CS
+      pipeline.release_without_signal %s : !CS
+    }
+  } else {
+    pipeline.release %s : !CS
+  }
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+
+// A handle carried through iter_args: released and re-acquired every
+// iteration, released after the loop.
+// CHECK-LABEL: func.func @for_iter_args
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args
+// CHECK: pipeline.release %[[L]]
+func.func @for_iter_args(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%s = %s0) -> (!CS) {
+    %x = pipeline.index %s : !CS
+    pipeline.release %s : !CS
+    %next = pipeline.acquire_consumer %p : !P
+    scf.yield %next : !CS
+  }
+  pipeline.release %last : !CS
+  return
+}
+
+// Acquire and release inside the body.
+// CHECK-LABEL: func.func @for_local
+func.func @for_local(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  scf.for %i = %c0 to %n step %c1 {
+    %s = pipeline.acquire_consumer %p : !P
+    pipeline.release %s : !CS
+  }
+  return
+}
+
+// Nested loops carrying the handle through both iter_args.
+// CHECK-LABEL: func.func @nested_for
+// CHECK-COUNT-2: scf.for
+func.func @nested_for(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %s0) -> (!CS) {
+    %inner = scf.for %j = %c0 to %m step %c1 iter_args(%b = %a) -> (!CS) {
+      pipeline.release %b : !CS
+      %next = pipeline.acquire_consumer %p : !P
+      scf.yield %next : !CS
+    }
+    scf.yield %inner : !CS
+  }
+  pipeline.release %r : !CS
+  return
+}
+
+// A handle yielded from an scf.if inside the loop body.
+// CHECK-LABEL: func.func @for_if_yield
+func.func @for_if_yield(%n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %s0) -> (!CS) {
+    %y = scf.if %c -> !CS {
+      pipeline.release %a : !CS
+      %b = pipeline.acquire_consumer %p : !P
+      scf.yield %b : !CS
+    } else {
+      scf.yield %a : !CS
+    }
+    scf.yield %y : !CS
+  }
+  pipeline.release %r : !CS
+  return
+}
+
+// A handle of another pipeline stays outstanding across the loop, borrowed
+// inside it.
+// CHECK-LABEL: func.func @for_borrow_outer
+func.func @for_borrow_outer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %q = pipeline.create -> !P
+  %outer = pipeline.acquire_consumer %q : !P
+  scf.for %i = %c0 to %n step %c1 {
+    %x = pipeline.index %outer : !CS
+    %s = pipeline.acquire_consumer %p : !P
+    pipeline.release %s : !CS
+  }
+  pipeline.release %outer : !CS
+  return
+}
+
+// scf.while carrying the handle through its arguments.
+// CHECK-LABEL: func.func @while_carry
+// CHECK: scf.while
+func.func @while_carry(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  %r:2 = scf.while (%s = %s0, %i = %c0) : (!CS, index) -> (!CS, index) {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %s, %i : !CS, index
+  } do {
+  ^bb0(%t: !CS, %j: index):
+    pipeline.release %t : !CS
+    %next = pipeline.acquire_consumer %p : !P
+    %j1 = arith.addi %j, %c1 : index
+    scf.yield %next, %j1 : !CS, index
+  }
+  pipeline.release %r#0 : !CS
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+!PS = !pipeline.stage<producer, !P>
+
+// Warp-role branches: the producer warp and the consumer warps hold stages
+// of different roles of the same pipeline.
+// CHECK-LABEL: func.func @warp_roles
+// CHECK: pipeline.acquire_producer
+// CHECK: pipeline.acquire_consumer
+func.func @warp_roles(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %p = pipeline.create -> !P
+  pipeline.init_mbars %p producer 1 consumer 1 : !P
+  %tid = gpu.thread_id x
+  %warp = arith.divui %tid, %c32 : index
+  %is_producer = arith.cmpi eq, %warp, %c0 : index
+  scf.if %is_producer {
+    scf.for %i = %c0 to %n step %c1 {
+      %s = pipeline.acquire_producer %p : !P
+      pipeline.arrive %s : !PS
+      pipeline.release %s : !PS
+    }
+    pipeline.drain_producer %p : !P
+  } else {
+    scf.for %i = %c0 to %n step %c1 {
+      %s = pipeline.acquire_consumer %p : !P
+      pipeline.release %s : !CS
+    }
+  }
+  return
+}
+
+// Try-acquire, then acquire with the token, or wait only if needed.
+// CHECK-LABEL: func.func @try_acquire
+// CHECK: pipeline.try_acquire_producer
+// CHECK: pipeline.acquire_producer %{{.*}} ready(
+func.func @try_acquire() {
+  %p = pipeline.create -> !P
+  %ready = pipeline.try_acquire_producer %p : !P
+  %s = pipeline.acquire_producer %p ready(%ready) : !P
+  pipeline.arrive %s : !PS
+  pipeline.release %s : !PS
+  %r2 = pipeline.try_wait_producer %p : !P
+  pipeline.wait_producer_if_needed %p, %r2 : !P
+  pipeline.consumer_step %p : !P
+  return
+}
+
+// scf.index_switch: every case releases.
+// CHECK-LABEL: func.func @switch_all_release
+// CHECK: scf.index_switch
+func.func @switch_all_release(%k: index) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  scf.index_switch %k
+  case 0 {
+    pipeline.release %s : !CS
+    scf.yield
+  }
+  case 1 {
+    pipeline.arrive %s : !CS
+    pipeline.release_without_signal %s : !CS
+    scf.yield
+  }
+  default {
+    pipeline.release %s : !CS
+  }
+  return
+}
+
+// scf.execute_region with a CFG inside: both exits release the outer handle.
+// CHECK-LABEL: func.func @execute_region_cfg
+// CHECK: scf.execute_region
+func.func @execute_region_cfg(%c: i1) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  scf.execute_region {
+    cf.cond_br %c, ^bb1, ^bb2
+  ^bb1:
+    pipeline.release %s : !CS
+    scf.yield
+  ^bb2:
+    pipeline.release %s : !CS
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+
+// cf diamond: both paths release.
+// CHECK-LABEL: func.func @cf_diamond
+// CHECK: cf.cond_br
+func.func @cf_diamond(%c: i1) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  pipeline.release %s : !CS
+  cf.br ^bb3
+^bb2:
+  pipeline.release %s : !CS
+  cf.br ^bb3
+^bb3:
+  return
+}
+
+// cf loop carrying the handle through the header's block argument.
+// CHECK-LABEL: func.func @cf_loop_carried
+// CHECK: ^bb1(%{{.*}}: !pipeline.stage<consumer
+func.func @cf_loop_carried(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  cf.br ^header(%c0, %s0 : index, !CS)
+^header(%i: index, %s: !CS):
+  %go = arith.cmpi slt, %i, %n : index
+  cf.cond_br %go, ^body, ^exit
+^body:
+  pipeline.release %s : !CS
+  %next = pipeline.acquire_consumer %p : !P
+  %i1 = arith.addi %i, %c1 : index
+  cf.br ^header(%i1, %next : index, !CS)
+^exit:
+  pipeline.release %s : !CS
+  return
+}
+
+// cf loop acquiring and releasing in its body.
+// CHECK-LABEL: func.func @cf_loop_local
+func.func @cf_loop_local(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  cf.br ^header(%c0 : index)
+^header(%i: index):
+  %go = arith.cmpi slt, %i, %n : index
+  cf.cond_br %go, ^body, ^exit
+^body:
+  %s = pipeline.acquire_consumer %p : !P
+  pipeline.release %s : !CS
+  %i1 = arith.addi %i, %c1 : index
+  cf.br ^header(%i1 : index)
+^exit:
+  return
+}
+
+// cf.switch: every case releases; the handle is passed to one block.
+// CHECK-LABEL: func.func @cf_switch
+// CHECK: cf.switch
+func.func @cf_switch(%k: i32) {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  cf.switch %k : i32, [
+    default: ^bb1(%s : !CS),
+    0: ^bb2
+  ]
+^bb1(%t: !CS):
+  pipeline.release %t : !CS
+  return
+^bb2:
+  pipeline.release %s : !CS
+  return
+}
+
+// Unreachable blocks are not analyzed.
+// CHECK-LABEL: func.func @cf_unreachable
+func.func @cf_unreachable() {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  pipeline.release %s : !CS
+  return
+^dead:
+  %t = pipeline.acquire_consumer %p : !P
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+!PS = !pipeline.stage<producer, !P>
+!G = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+
+// Scoped forms: the region owns and releases the stage.
+// CHECK-LABEL: func.func @scoped
+// CHECK: pipeline.produce
+// CHECK: pipeline.consume
+// CHECK: pipeline.consume_explicit
+func.func @scoped(%leader: i1) -> index {
+  %p = pipeline.create -> !P
+  pipeline.produce %p as %s : !P {
+    pipeline.arrive %s : !PS
+  }
+  %v = pipeline.consume %p as %s : !P -> index {
+    %i = pipeline.index %s : !CS
+    pipeline.yield %i : index
+  }
+  pipeline.consume_explicit %p as %s : !P {
+    pipeline.arrive %s : !CS
+  }
+  return %v : index
+}
+
+// A handle of the other role is held across a scoped region.
+// CHECK-LABEL: func.func @scoped_other_role
+func.func @scoped_other_role() {
+  %p = pipeline.create -> !P
+  %t = pipeline.acquire_producer %p : !P
+  pipeline.consume %p as %s : !P {
+    %i = pipeline.index %s : !CS
+  }
+  pipeline.arrive %t : !PS
+  pipeline.release %t : !PS
+  return
+}
+
+// Lane-guarded explicit arrive, then release_without_signal.
+// CHECK-LABEL: func.func @lane_guarded_arrive
+// CHECK: pipeline.release_without_signal
+func.func @lane_guarded_arrive(%lane: index) {
+  %c2 = arith.constant 2 : index
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  %leader = arith.cmpi ult, %lane, %c2 : index
+  scf.if %leader {
+    pipeline.arrive %s : !CS
+  }
+  pipeline.release_without_signal %s : !CS
+  return
+}
+
+// A specialized arrive on the barrier from pipeline.mbar signals the stage.
+// CHECK-LABEL: func.func @mbar_arrive
+// CHECK: nvgpu.mbarrier.arrive
+func.func @mbar_arrive() {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  %bars, %id = pipeline.mbar %s : !CS
+  %tok = nvgpu.mbarrier.arrive %bars[%id] : !G -> !nvgpu.mbarrier.token
+  pipeline.release_without_signal %s : !CS
+  return
+}
+
+// A handle carried through a loop: the arrive on the first handle counts
+// for the whole family.
+// CHECK-LABEL: func.func @signal_through_loop
+func.func @signal_through_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %s0) -> (!CS) {
+    pipeline.arrive %s : !CS
+    pipeline.release_without_signal %s : !CS
+    %t = pipeline.acquire_consumer %p : !P
+    scf.yield %t : !CS
+  }
+  pipeline.release_without_signal %r : !CS
+  return
+}
+
+// The consumer barrier taken through the direct API signals the stage.
+// CHECK-LABEL: func.func @direct_consumer_mbar
+func.func @direct_consumer_mbar() {
+  %p = pipeline.create -> !P
+  %s = pipeline.acquire_consumer %p : !P
+  %i = pipeline.index %s : !CS
+  %bars, %id = pipeline.consumer_mbar %p[%i] : !P
+  %tok = nvgpu.mbarrier.arrive %bars[%id] : !G -> !nvgpu.mbarrier.token
+  pipeline.release_without_signal %s : !CS
+  return
+}
+
+// -----
+
+!P2 = !pipeline.pipeline<stages = 2, producer_sub_stages = 1, consumer_sub_stages = 2>
+!PR = !pipeline.role<producer, !P2>
+!CR = !pipeline.role<consumer, !P2>
+
+// Role pipelines: acquire/commit, commit_mma/step, wait/release_no_step/
+// release, wait/release_no_step/step.
+// CHECK-LABEL: func.func @role_pipeline
+// CHECK: pipeline.commit
+// CHECK: pipeline.commit_mma
+// CHECK: pipeline.release_no_step
+func.func @role_pipeline() {
+  %p = pipeline.create -> !P2
+  %prod = pipeline.role %p : !P2 -> !PR
+  %cons = pipeline.role %p : !P2 -> !CR
+  %a = pipeline.acquire %prod : !PR
+  pipeline.commit %a : !pipeline.stage<producer, !P2>
+  %b = pipeline.acquire %prod sub_stage 1 : !PR
+  pipeline.commit_mma %b : !pipeline.stage<producer, !P2>
+  pipeline.step %b : !pipeline.stage<producer, !P2>
+  %c = pipeline.wait %cons : !CR
+  pipeline.release_no_step %c sub_stage 0 : !pipeline.stage<consumer, !P2>
+  pipeline.release %c sub_stage 1 : !pipeline.stage<consumer, !P2>
+  %d = pipeline.wait %cons : !CR
+  pipeline.release_no_step %d sub_stage 0 : !pipeline.stage<consumer, !P2>
+  pipeline.release_no_step %d sub_stage 1 : !pipeline.stage<consumer, !P2>
+  pipeline.step %d : !pipeline.stage<consumer, !P2>
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+!A = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!A]>
+!T = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+// Tiles read while the stage is held, including through a view and after
+// the handle was passed on through an scf.if.
+// CHECK-LABEL: func.func @tile_access
+// CHECK: memref.load
+// CHECK: memref.load
+func.func @tile_access(%c: i1) -> f16 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  %s = pipeline.acquire_consumer %tp : !TP
+  %tiles = pipeline.payload %s[0] : !pipeline.stage<consumer, !TP> -> !T
+  %v = memref.load %tiles[%c0, %c0, %c0] : !T
+  %r = scf.if %c -> !pipeline.stage<consumer, !TP> {
+    scf.yield %s : !pipeline.stage<consumer, !TP>
+  } else {
+    scf.yield %s : !pipeline.stage<consumer, !TP>
+  }
+  %w = memref.load %tiles[%c0, %c0, %c0] : !T
+  pipeline.release %r : !pipeline.stage<consumer, !TP>
+  %sum = arith.addf %v, %w : f16
+  return %sum : f16
+}
+
+// Functions without a body and without handles are fine.
+// CHECK-LABEL: func.func private @external
+func.func private @external(index) -> index
