@@ -46,7 +46,7 @@ if [ -n "$tool" ]; then
     echo "0 passed, 1 failed"
     exit 1
   fi
-  sanitizer=("$cs" --tool "$tool" --error-exitcode 86 --print-limit 50)
+  sanitizer=("$cs" --tool "$tool" --error-exitcode 86 --print-limit 50 --launch-timeout 200)
   if [ "$tool" = memcheck ]; then sanitizer+=(--leak-check full); fi
   export PMRT_SANITIZER=1
   export PMRT_TIMEOUT_S="${PMRT_TIMEOUT_S:-240}"
