@@ -9,7 +9,7 @@
 // stage_out[i] (the host expects i % stages), then release (empty count 32).
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/basic --cubin %t.cubin | FileCheck %s
 // CHECK: basic: {{[1-9][0-9]*}} passed, 0 failed
 

@@ -19,7 +19,7 @@
 // source matrix (32 tiles of 32 x 32, row-major tile order).
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/cluster --cubin %t.cubin | FileCheck %s
 // CHECK: cluster: {{[1-9][0-9]*}} passed, 0 failed
 

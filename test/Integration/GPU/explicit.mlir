@@ -15,7 +15,7 @@
 // out[i * 32 + lane].
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/explicit --cubin %t.cubin | FileCheck %s
 // CHECK: explicit: {{[1-9][0-9]*}} passed, 0 failed
 

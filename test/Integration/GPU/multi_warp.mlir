@@ -13,7 +13,7 @@
 // without one (each lane's handle is consumed exactly once).
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/multi_warp --cubin %t.cubin | FileCheck %s
 // CHECK: multi_warp: {{[1-9][0-9]*}} passed, 0 failed
 

@@ -13,7 +13,9 @@
 # or, under a sanitizer, with sanitizer errors counts as one more failure.
 # Environment: COMPUTE_SANITIZER (default: compute-sanitizer on PATH, else
 # /usr/local/cuda/bin/compute-sanitizer), PMRT_TIMEOUT_S (watchdog seconds),
-# RUN_ALL_TESTS (space-separated subset of the programs below).
+# RUN_ALL_TESTS (space-separated subset of the programs below),
+# RUN_ALL_PROGRAM_TIMEOUT (seconds one program may take; default 300, 420
+# under a sanitizer).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 tool=""
@@ -52,6 +54,7 @@ if [ -n "$tool" ]; then
   export PMRT_TIMEOUT_S="${PMRT_TIMEOUT_S:-240}"
   per_program_timeout=420
 fi
+per_program_timeout="${RUN_ALL_PROGRAM_TIMEOUT:-$per_program_timeout}"
 
 passed=0
 failed=0

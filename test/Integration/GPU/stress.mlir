@@ -11,7 +11,7 @@
 // host checks both element by element; a hang is caught by the watchdog.
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/stress --cubin %t.cubin | FileCheck %s
 // CHECK: stress: {{[1-9][0-9]*}} passed, 0 failed
 

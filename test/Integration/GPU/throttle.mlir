@@ -16,7 +16,7 @@
 // exactly `stages` (the throttle engaged).
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/throttle --cubin %t.cubin | FileCheck %s
 // CHECK: throttle: {{[1-9][0-9]*}} passed, 0 failed
 

@@ -10,7 +10,7 @@
 // source matrix. 3 stages; k_group_size 1 (32 items) and 2 (16 items).
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/tma_tile --cubin %t.cubin | FileCheck %s
 // CHECK: tma_tile: {{[1-9][0-9]*}} passed, 0 failed
 

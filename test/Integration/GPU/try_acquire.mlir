@@ -16,7 +16,7 @@
 //                 acquire_producer/consumer ready(%r), release.
 //
 // REQUIRES: cuda-gpu
-// RUN: %pipeline_compile_gpu %s -o %t.cubin
+// RUN: %pipeline_compile_gpu %s -o %t
 // RUN: %gpu_runner/try_acquire --cubin %t.cubin | FileCheck %s
 // CHECK: try_acquire: {{[1-9][0-9]*}} passed, 0 failed
 
