@@ -35,10 +35,14 @@ gpu.module @explicit {
     %c16_i32 = arith.constant 16 : i32
     %golden = arith.constant -1640531535 : i32
     %salt = arith.constant 6 : i32
-    %all_lanes = arith.constant -1 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %warp_threads = arith.constant 32 : i32
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index
+    // Named barrier 1 + warp, 32 threads: synchronizes this warp alone.
+    %warp32 = arith.index_cast %warp : index to i32
+    %warp_barrier = arith.addi %warp32, %c1_i32 : i32
     %lane32 = arith.index_cast %lane : index to i32
     %is_leader = arith.cmpi eq, %lane, %c0 : index
     %count = arith.index_cast %n : i32 to index
@@ -57,7 +61,7 @@ gpu.module @explicit {
           %h = arith.xori %m, %sh : i32
           %v = arith.xori %h, %salt : i32
           memref.store %v, %data[%st, %lane] : memref<3x32xi32, #WG>
-          nvvm.bar.warp.sync %all_lanes : i32
+          nvvm.barrier id = %warp_barrier number_of_threads = %warp_threads
           scf.if %is_leader {
             pipeline.arrive %s : !PS
           }
@@ -75,7 +79,7 @@ gpu.module @explicit {
             %st = pipeline.index %s : !CS
             %v = memref.load %data[%st, %lane] : memref<3x32xi32, #WG>
             memref.store %v, %out[%o] : memref<32768xi32>
-            nvvm.bar.warp.sync %all_lanes : i32
+            nvvm.barrier id = %warp_barrier number_of_threads = %warp_threads
             scf.if %is_leader {
               pipeline.arrive %s : !CS
             }
@@ -86,7 +90,7 @@ gpu.module @explicit {
           %st = pipeline.index %s : !CS
           %v = memref.load %data[%st, %lane] : memref<3x32xi32, #WG>
           memref.store %v, %out[%o] : memref<32768xi32>
-          nvvm.bar.warp.sync %all_lanes : i32
+          nvvm.barrier id = %warp_barrier number_of_threads = %warp_threads
           scf.if %is_leader {
             pipeline.arrive %s : !CS
           }

@@ -33,10 +33,14 @@ gpu.module @multi_warp {
     %c16_i32 = arith.constant 16 : i32
     %golden = arith.constant -1640531535 : i32
     %salt = arith.constant 23130 : i32
-    %all_lanes = arith.constant -1 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %warp_threads = arith.constant 32 : i32
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index
+    // Named barrier 1 + warp, 32 threads: synchronizes this warp alone.
+    %warp32 = arith.index_cast %warp : index to i32
+    %warp_barrier = arith.addi %warp32, %c1_i32 : i32
     %count = arith.index_cast %n : i32 to index
     %p = pipeline.create -> !P
     pipeline.init_mbars %p producer 4 consumer 4 : !P
@@ -76,7 +80,7 @@ gpu.module @multi_warp {
         %o = arith.addi %row, %col : index
         memref.store %v, %out[%o] : memref<131072xi32>
         // Every lane of the warp has read the stage before lane 0 frees it.
-        nvvm.bar.warp.sync %all_lanes : i32
+        nvvm.barrier id = %warp_barrier number_of_threads = %warp_threads
         scf.if %is_leader {
           pipeline.release %s : !CS
         } else {
