@@ -13,4 +13,4 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 fi
-cmake --build "$BUILD_DIR" --target pipeline-opt "$@"
+cmake --build "$BUILD_DIR" --target pipeline-opt pipeline-compile "$@"

@@ -2,6 +2,11 @@
 
 #include "pipeline/InitAllPipeline.h"
 
+#include "pipeline/Conversion/Passes.h"
+#include "pipeline/Pipelines/Pipelines.h"
+
 void pmlir::registerAllPipelinePasses() {
   // Passes and pipelines register here as they are added.
+  registerPipelineConversionPasses();
+  registerPipelinePipelines();
 }

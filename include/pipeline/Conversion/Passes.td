@@ -1,0 +1,45 @@
+//===- Passes.td - pipeline-mlir conversion passes ---------*- tablegen -*-===//
+
+#ifndef PIPELINE_CONVERSION_PASSES_TD
+#define PIPELINE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertPipelineToNVGPU : Pass<"convert-pipeline-to-nvgpu"> {
+  let summary = "lower the pipeline dialect to nvgpu mbarrier ops, nvvm, scf and arith";
+  let description = [{
+    Lowers every `pipeline` op to upstream `nvgpu` mbarrier ops, `nvvm` ops
+    where NVGPU has none (`mapa` + cluster-scope arrive, `fence.mbarrier_init`,
+    `elect.sync`, `tcgen05.commit`, cluster barrier, single `try_wait`), and
+    `scf` / `arith` / `memref` for the per-thread stage and phase state.
+
+    The role state of each `pipeline.create` lives in four scalar
+    `memref.alloca`s at the entry of its function (producer stage and phase,
+    consumer stage and phase), initialized to (0, 1) and (0, 0) where the
+    pipeline is created; mem2reg/SROA turn them into registers. Every
+    pipeline value must therefore come from a `pipeline.create` in the same
+    function: pipelines and stage handles passed as function arguments are
+    rejected.
+
+    The target chip is read from the `#nvvm.target` of the enclosing
+    `gpu.module`, else from the `chip` option. Ops the chip lacks
+    (`commit_mma` needs tcgen05, sm_100a) are reported with the op and the
+    chip. docs/lowering.md gives the PTX that each op becomes.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "target chip (e.g. sm_100a) for ops outside a gpu.module with an "
+           "#nvvm.target">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+#endif // PIPELINE_CONVERSION_PASSES_TD

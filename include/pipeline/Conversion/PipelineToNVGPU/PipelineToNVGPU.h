@@ -1,0 +1,64 @@
+//===- PipelineToNVGPU.h - pipeline to nvgpu/nvvm lowering ------*- C++ -*-===//
+//
+// The lowering of the `pipeline` dialect to upstream `nvgpu` mbarrier ops,
+// `nvvm` (where NVGPU has no op), `scf`, `arith` and `memref`, usable
+// without the convert-pipeline-to-nvgpu pass: an embedding compiler checks
+// the preconditions, builds the type converter and adds the patterns to its
+// own conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_CONVERSION_PIPELINETONVGPU_PIPELINETONVGPU_H
+#define PIPELINE_CONVERSION_PIPELINETONVGPU_PIPELINETONVGPU_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace pmlir {
+
+/// Converts every pipeline-dialect type to the values that carry it after
+/// lowering (1:N). For a pipeline created by `pipeline.create`:
+///
+///   barriers      !nvgpu.mbarrier.group<workgroup, num_barriers = N>
+///   prod_stage    memref<i32>   per-thread role state, promoted to
+///   prod_phase    memref<i1>    registers by mem2reg / SROA
+///   cons_stage    memref<i32>
+///   cons_phase    memref<i1>
+///
+/// `!pipeline.pipeline` and `!pipeline.role` become these five values, a
+/// `!pipeline.tile_pipeline` these five then its payload memrefs, and a
+/// `!pipeline.stage` the stage index (`index`) followed by the values of its
+/// pipeline. Every other type is kept.
+class PipelineToNVGPUTypeConverter : public mlir::TypeConverter {
+public:
+  PipelineToNVGPUTypeConverter();
+};
+
+/// Checks what the patterns rely on, with a diagnostic at the offending op:
+///  - every pipeline, role and stage value comes from a pipeline op in its
+///    own function (no function arguments, call results or casts of those
+///    types), so that its role state is the one of its `pipeline.create`;
+///  - the target chip (the `#nvvm.target` chips of the enclosing gpu.module,
+///    else `defaultChip`) has what each op lowers to: sm_90 for mbarrier
+///    try_wait/expect_tx and clusters, tcgen05 (sm_100a) for `commit_mma`;
+///  - the `commit_mma` ops of one function use one `cta_group` (ptxas
+///    rejects a kernel mixing `.cta_group::1` and `.cta_group::2`).
+mlir::LogicalResult
+checkPipelineToNVGPUPreconditions(mlir::Operation *root,
+                                  llvm::StringRef defaultChip);
+
+/// Adds one conversion pattern per `pipeline` op (the region terminator
+/// `pipeline.yield` is lowered with its region op).
+void populatePipelineToNVGPUConversionPatterns(
+    const mlir::TypeConverter &typeConverter,
+    mlir::RewritePatternSet &patterns);
+
+/// Marks the `pipeline` dialect illegal and what the patterns produce legal;
+/// adds the structural scf/cf patterns that carry pipeline values through
+/// loops and branches.
+void configurePipelineToNVGPUConversionTarget(
+    mlir::ConversionTarget &target, const mlir::TypeConverter &typeConverter,
+    mlir::RewritePatternSet &patterns);
+
+} // namespace pmlir
+
+#endif // PIPELINE_CONVERSION_PIPELINETONVGPU_PIPELINETONVGPU_H

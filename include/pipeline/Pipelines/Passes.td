@@ -1,0 +1,84 @@
+//===- Passes.td - passes of the named pipelines -----------*- tablegen -*-===//
+//
+// Small passes that the named pipelines (Pipelines.h) run before lowering;
+// each is usable alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_PIPELINES_PASSES_TD
+#define PIPELINE_PIPELINES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AttachNVVMTarget : Pass<"pipeline-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "set the #nvvm.target of every gpu.module to one chip";
+  let description = [{
+    Gives every `gpu.module` exactly one `#nvvm.target` with the given chip,
+    PTX features and optimization level. Unlike upstream
+    `nvvm-attach-target`, which appends a target, this pass replaces an
+    `#nvvm.target` written in the input (keeping its triple, flags and link
+    files), so that one kernel file compiles for any chip. Other targets
+    are kept.
+
+    The chip must be one the pipelines support (docs/lowering.md), the
+    features must select a PTX ISA version the chip and LLVM accept (empty:
+    PTX ISA 8.6, or the chip's minimum if higher), and `O` is 0 to 3.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_100a\"",
+           "target chip">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features (e.g. +ptx88); empty: PTX ISA 8.6 or the chip's "
+           "minimum">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "LLVM and ptxas optimization level (0-3)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp"> {
+  let summary = "give gpu.func arguments the kernel ABI of pipeline-mlir";
+  let description = [{
+    Prepares the arguments of every `gpu.func` for the NVVM lowering:
+
+    - A `!nvgpu.tensormap.descriptor` argument becomes an `!llvm.ptr` (the
+      address of the 128-byte CUtensorMap in global memory), cast back to
+      the descriptor type inside the function. Upstream's GPU-to-NVVM
+      conversion cannot lower a descriptor-typed argument.
+    - With `bare-ptr-memrefs` (the pipelines' default), a memref argument
+      must have a static shape and static strides, as the bare-pointer
+      calling convention passes it as one pointer; any other memref
+      argument is reported with the function and the argument, instead of
+      the generic legalization failure of the GPU-to-NVVM conversion.
+  }];
+  let options = [
+    Option<"barePtrMemrefs", "bare-ptr-memrefs", "bool", /*default=*/"true",
+           "check memref arguments for the bare-pointer calling convention">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ExternDynamicSharedMemory
+    : Pass<"pipeline-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "make dynamic shared memory an .extern .shared array";
+  let description = [{
+    Runs after convert-gpu-to-nvvm. Upstream lowers `gpu.dynamic_shared_memory`
+    to an internal, zero-sized `llvm.mlir.global` in address space 3, which
+    the NVPTX backend of LLVM 22 demotes to a one-byte static `.shared`
+    variable. ptxas then places it among the static shared variables, so
+    accesses through it alias them: on an H200, a kernel with a static
+    mbarrier group saw the dynamic base at shared offset 0x400 and its
+    barriers at 0x408.
+
+    This pass gives those globals external linkage, so that they print as
+    `.extern .shared .align A .b8 name[];` and the dynamic area starts after
+    all static shared memory, aligned to `alignment` bytes (default 1024,
+    the alignment of 128-byte-swizzled TMA tiles).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "unsigned", /*default=*/"1024",
+           "alignment in bytes of the dynamic shared memory base">,
+  ];
+}
+
+#endif // PIPELINE_PIPELINES_PASSES_TD

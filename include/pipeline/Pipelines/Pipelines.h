@@ -1,0 +1,97 @@
+//===- Pipelines.h - named pass pipelines to NVVM and cubin -----*- C++ -*-===//
+//
+// `pipeline-lower-to-nvvm`: pipeline dialect -> nvgpu -> NVVM/LLVM dialect
+// inside every gpu.module, for one chip.
+// `pipeline-lower-to-binary`: the same, then gpu-module-to-binary (PTX,
+// cubin or fatbin in a gpu.binary).
+// Both are registered like upstream's gpu-lower-to-nvvm-pipeline; the
+// builders are exported for compilers that embed pipeline-mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_PIPELINES_PIPELINES_H
+#define PIPELINE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/Error.h"
+
+namespace pmlir {
+
+#define GEN_PASS_DECL
+#include "pipeline/Pipelines/Passes.h.inc"
+
+/// Options shared by both pipelines.
+template <typename Derived>
+struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
+  mlir::detail::PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("target chip: sm_90, sm_90a, sm_100, sm_100a, sm_103, "
+                     "sm_103a, sm_110, sm_110a, sm_120, sm_120a"),
+      llvm::cl::init("sm_100a")};
+  mlir::detail::PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features such as +ptx88 (default: PTX ISA 8.6, or "
+                     "the chip's minimum if higher)"),
+      llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM and ptxas optimization level, 0 to 3"),
+      llvm::cl::init(3)};
+  mlir::detail::PassOptions::Option<bool> useBarePtrCallConv{
+      *this, "use-bare-ptr-memref-call-conv",
+      llvm::cl::desc("pass each memref kernel argument as one pointer (the "
+                     "kernel ABI of pipeline-mlir; needs static shapes)"),
+      llvm::cl::init(true)};
+};
+
+struct PipelineLowerToNVVMOptions
+    : public PipelineNVVMOptionsBase<PipelineLowerToNVVMOptions> {};
+
+struct PipelineLowerToBinaryOptions
+    : public PipelineNVVMOptionsBase<PipelineLowerToBinaryOptions> {
+  mlir::detail::PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("what the gpu.binary holds: isa (PTX), bin (cubin) or "
+                     "fatbin"),
+      llvm::cl::init("bin")};
+  mlir::detail::PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit with bin/ptxas (default: $CUDA_HOME, "
+                     "else /usr/local/cuda); used for bin and fatbin"),
+      llvm::cl::init("")};
+};
+
+/// The checked options of a lowering to NVVM.
+struct NVVMLoweringConfig {
+  std::string chip;
+  /// Resolved PTX features (never empty).
+  std::string features;
+  unsigned ptxVersion = 0;
+  unsigned optLevel = 3;
+  bool useBarePtrCallConv = true;
+};
+
+/// Checks chip, features and opt level; resolves the default features.
+llvm::Expected<NVVMLoweringConfig>
+getNVVMLoweringConfig(llvm::StringRef chip, llvm::StringRef features,
+                      unsigned optLevel, bool useBarePtrCallConv);
+
+/// Adds pipeline-lower-to-nvvm to `pm` (a builtin.module pass manager).
+void buildPipelineLowerToNVVM(mlir::OpPassManager &pm,
+                              const NVVMLoweringConfig &config);
+
+/// Adds pipeline-lower-to-binary to `pm`: pipeline-lower-to-nvvm then
+/// gpu-module-to-binary with `format` (isa, bin or fatbin), using the CUDA
+/// toolkit at `cudaPath` (see cuda::getCudaPath) for bin and fatbin.
+void buildPipelineLowerToBinary(mlir::OpPassManager &pm,
+                                const NVVMLoweringConfig &config,
+                                llvm::StringRef format,
+                                llvm::StringRef cudaPath);
+
+/// Registers both named pipelines and the passes of Passes.td.
+void registerPipelinePipelines();
+
+} // namespace pmlir
+
+#endif // PIPELINE_PIPELINES_PIPELINES_H

@@ -1,0 +1,82 @@
+//===- CudaTarget.h - chips, PTX versions and ptxas -------------*- C++ -*-===//
+//
+// What pipeline-mlir knows about NVIDIA targets: the chips it compiles for,
+// the PTX ISA version each one needs, and how to find a ptxas that can
+// assemble for them. Shared by the named pipelines and pipeline-compile so
+// that both accept the same chips and report the same errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_TARGET_CUDATARGET_H
+#define PIPELINE_TARGET_CUDATARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace pmlir::cuda {
+
+/// A chip the named pipelines and pipeline-compile accept.
+struct ChipInfo {
+  llvm::StringLiteral name;
+  /// Lowest PTX ISA version (times 10, e.g. 86) that LLVM 22 and ptxas
+  /// accept for the chip.
+  unsigned minPtx;
+};
+
+/// Every chip the pipelines accept, oldest first.
+llvm::ArrayRef<ChipInfo> getSupportedChips();
+
+/// The chip named `name`, or null if the pipelines do not support it.
+const ChipInfo *lookupChip(llvm::StringRef name);
+
+/// "sm_90, sm_90a, ...", for diagnostics and option help.
+std::string getSupportedChipList();
+
+/// The PTX ISA version that the pipelines use for `chip` when no feature
+/// string is given: 8.6, or the chip's minimum if that is higher.
+unsigned getDefaultPtxVersion(const ChipInfo &chip);
+
+/// The highest PTX ISA version LLVM 22 emits.
+constexpr unsigned kMaxPtxVersion = 90;
+
+/// The PTX ISA version selected by `+ptxNN` in a comma-separated feature
+/// string, or std::nullopt if there is none.
+std::optional<unsigned> parsePtxVersion(llvm::StringRef features);
+
+/// Checks `features` for `chip`: it must name exactly one PTX ISA version
+/// (`+ptxNN`) that the chip and LLVM accept. Returns the version.
+llvm::Expected<unsigned> checkFeatures(const ChipInfo &chip,
+                                       llvm::StringRef features);
+
+/// A CUDA toolkit release, e.g. {13, 0}.
+struct ToolkitVersion {
+  unsigned major = 0;
+  unsigned minor = 0;
+};
+
+/// The first CUDA release whose ptxas accepts PTX ISA version `ptx`.
+ToolkitVersion getMinToolkitForPtx(unsigned ptx);
+
+/// The CUDA toolkit directory: `cudaPath` if not empty, else $CUDA_HOME,
+/// else /usr/local/cuda.
+std::string getCudaPath(llvm::StringRef cudaPath);
+
+/// `<cuda path>/bin/ptxas` (see getCudaPath), or an error that says where it
+/// looked.
+llvm::Expected<std::string> findPtxas(llvm::StringRef cudaPath);
+
+/// Runs `ptxas --version` and parses its "release X.Y".
+llvm::Expected<ToolkitVersion> getPtxasVersion(llvm::StringRef ptxas);
+
+/// Finds ptxas and checks that it can assemble PTX ISA `ptx` for `chip`.
+/// Returns the ptxas path.
+llvm::Expected<std::string> findPtxasFor(llvm::StringRef cudaPath,
+                                         const ChipInfo &chip, unsigned ptx);
+
+} // namespace pmlir::cuda
+
+#endif // PIPELINE_TARGET_CUDATARGET_H

@@ -1,0 +1,1252 @@
+//===- PipelineToNVGPU.cpp - pipeline to nvgpu/nvvm lowering ----*- C++ -*-===//
+//
+// One conversion pattern per `pipeline` op. Barriers become `nvgpu` mbarrier
+// ops (`nvvm` where NVGPU has no op); the implicit per-thread role state of
+// each pipeline becomes four scalar allocas (see
+// PipelineToNVGPUTypeConverter) that mem2reg promotes to registers.
+//
+// Barrier layout (stages S, producer sub-stages P, consumer sub-stages C):
+//   full(s, j)  = s * P + j           producer signals, consumer waits
+//   empty(s, j) = S * P + s * C + j   consumer signals, producer waits
+// A producer waits on `empty` and signals `full`; a consumer waits on `full`
+// and signals `empty`. Without an explicit sub-stage an op uses sub-stage 0,
+// as the reference does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipeline/Conversion/Passes.h"
+#include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
+#include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMRequiresSMTraits.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Regex.h"
+
+namespace pmlir {
+#define GEN_PASS_DEF_CONVERTPIPELINETONVGPU
+#include "pipeline/Conversion/Passes.h.inc"
+} // namespace pmlir
+
+using namespace mlir;
+using namespace pmlir;
+
+/// Suspend-time hint of the blocking waits, in nanoseconds (0x989680, the
+/// value of CUTLASS and Mojo).
+static constexpr int64_t kSuspendTimeHintNs = 10000000;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static bool isPipelineDialectType(Type type) {
+  return isa<PipelineType, TilePipelineType, RoleType, StageType>(type);
+}
+
+static bool containsPipelineDialectType(TypeRange types) {
+  return llvm::any_of(types, isPipelineDialectType);
+}
+
+/// Appends the barrier group and the four role-state memrefs of `base`.
+static void appendStateTypes(PipelineType base, SmallVectorImpl<Type> &types) {
+  MLIRContext *ctx = base.getContext();
+  Type stage = MemRefType::get({}, IntegerType::get(ctx, 32));
+  Type phase = MemRefType::get({}, IntegerType::get(ctx, 1));
+  types.push_back(getMBarrierGroupType(base));
+  types.append({stage, phase, stage, phase});
+}
+
+/// Appends the payload memref types of `type` if it is a tile pipeline.
+static void appendPayloadTypes(Type type, SmallVectorImpl<Type> &types) {
+  if (auto tile = dyn_cast<TilePipelineType>(type))
+    llvm::append_range(types, tile.getPayloadTypes());
+}
+
+PipelineToNVGPUTypeConverter::PipelineToNVGPUTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](Type type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    if (!isPipelineDialectType(type))
+      return std::nullopt;
+    if (auto stage = dyn_cast<StageType>(type)) {
+      results.push_back(IndexType::get(type.getContext()));
+      appendStateTypes(stage.getBasePipeline(), results);
+      appendPayloadTypes(stage.getPipeline(), results);
+      return success();
+    }
+    appendStateTypes(getBasePipelineType(type), results);
+    appendPayloadTypes(type, results);
+    return success();
+  });
+}
+
+namespace {
+/// The lowered values of a pipeline, tile pipeline, role or stage handle
+/// (the layout of PipelineToNVGPUTypeConverter).
+struct Lowered {
+  PipelineType type;
+  /// Stage index of a stage handle (index); null for other types.
+  Value stage;
+  Value barriers;
+  Value prodStage, prodPhase, consStage, consPhase;
+  SmallVector<Value> payload;
+
+  Lowered(Type original, ValueRange values) {
+    type = getBasePipelineType(original);
+    if (isa<StageType>(original)) {
+      stage = values.front();
+      values = values.drop_front();
+    }
+    barriers = values[0];
+    prodStage = values[1];
+    prodPhase = values[2];
+    consStage = values[3];
+    consPhase = values[4];
+    payload.assign(values.begin() + 5, values.end());
+  }
+
+  /// The values of a stage handle at stage index `stageIndex` of this
+  /// pipeline.
+  SmallVector<Value> makeStage(Value stageIndex) const {
+    SmallVector<Value> values = {stageIndex, barriers,  prodStage,
+                                 prodPhase,  consStage, consPhase};
+    llvm::append_range(values, payload);
+    return values;
+  }
+};
+
+/// Per-thread (stage, phase) of one role.
+struct RoleState {
+  Value stage; // i32
+  Value phase; // i1
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+static Value constInt(OpBuilder &b, Location loc, int64_t v, unsigned width) {
+  return arith::ConstantIntOp::create(b, loc, v, width);
+}
+
+static RoleState loadRole(OpBuilder &b, Location loc, const Lowered &l,
+                          Role role) {
+  bool prod = role == Role::producer;
+  return {memref::LoadOp::create(b, loc, prod ? l.prodStage : l.consStage),
+          memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase)};
+}
+
+static void storeRole(OpBuilder &b, Location loc, const Lowered &l, Role role,
+                      RoleState state) {
+  bool prod = role == Role::producer;
+  memref::StoreOp::create(b, loc, state.stage,
+                          prod ? l.prodStage : l.consStage);
+  memref::StoreOp::create(b, loc, state.phase,
+                          prod ? l.prodPhase : l.consPhase);
+}
+
+/// stage += 1; if stage == S { stage = 0; phase ^= 1 }.
+static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
+  RoleState state = loadRole(b, loc, l, role);
+  Value next =
+      arith::AddIOp::create(b, loc, state.stage, constInt(b, loc, 1, 32));
+  Value wrap = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, next,
+      constInt(b, loc, l.type.getStages(), 32));
+  Value stage =
+      arith::SelectOp::create(b, loc, wrap, constInt(b, loc, 0, 32), next);
+  Value phase = arith::XOrIOp::create(b, loc, state.phase, wrap);
+  storeRole(b, loc, l, role, {stage, phase});
+}
+
+static Value toIndex(OpBuilder &b, Location loc, Value stageI32) {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), stageI32);
+}
+
+/// Index of full(stage, sub) in the barrier group.
+static Value fullBarrierId(OpBuilder &b, Location loc, PipelineType type,
+                           Value stage, unsigned sub) {
+  Value id = stage;
+  if (type.getProducerSubStages() != 1)
+    id = arith::MulIOp::create(
+        b, loc, id, constIndex(b, loc, type.getProducerSubStages()));
+  if (sub != 0)
+    id = arith::AddIOp::create(b, loc, id, constIndex(b, loc, sub));
+  return id;
+}
+
+/// Index of empty(stage, sub) in the barrier group.
+static Value emptyBarrierId(OpBuilder &b, Location loc, PipelineType type,
+                            Value stage, unsigned sub) {
+  Value id = stage;
+  if (type.getConsumerSubStages() != 1)
+    id = arith::MulIOp::create(
+        b, loc, id, constIndex(b, loc, type.getConsumerSubStages()));
+  int64_t base = type.getNumFullBarriers() + sub;
+  return arith::AddIOp::create(b, loc, id, constIndex(b, loc, base));
+}
+
+/// The barrier `role` waits on: a producer waits on `empty`, a consumer on
+/// `full`.
+static Value waitBarrierId(OpBuilder &b, Location loc, PipelineType type,
+                           Role role, Value stage, unsigned sub) {
+  return role == Role::producer ? emptyBarrierId(b, loc, type, stage, sub)
+                                : fullBarrierId(b, loc, type, stage, sub);
+}
+
+/// The barrier `role` signals: a producer signals `full`, a consumer
+/// `empty`.
+static Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type,
+                             Role role, Value stage, unsigned sub) {
+  return role == Role::producer ? fullBarrierId(b, loc, type, stage, sub)
+                                : emptyBarrierId(b, loc, type, stage, sub);
+}
+
+/// Blocking wait for the phase with parity `phase` of barrier `id`: a
+/// try_wait.parity loop with the suspend-time hint.
+static void waitParity(OpBuilder &b, Location loc, Value barriers, Value id,
+                       Value phase) {
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, loc, barriers, phase, constIndex(b, loc, kSuspendTimeHintNs), id);
+}
+
+/// Shared-memory pointer to barrier `id`.
+static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
+                            Value id) {
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), barriers, id);
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, shared, address);
+}
+
+/// One non-blocking try_wait.parity (no suspend-time hint): true when the
+/// phase with parity `phase` of barrier `id` has completed.
+static Value tryWaitParity(OpBuilder &b, Location loc, Value barriers, Value id,
+                           Value phase) {
+  Value pointer = barrierPointer(b, loc, barriers, id);
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
+  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer,
+                                         parity, /*ticks=*/Value());
+}
+
+/// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
+static Value leaderCtaRank(OpBuilder &b, Location loc) {
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  return arith::AndIOp::create(b, loc, rank, constInt(b, loc, -2, 32));
+}
+
+/// The executing thread arrives once on barrier `id`. With `toLeader`
+/// (consumer arrivals of a cta_group = 2 pipeline) it arrives on the same
+/// barrier in the leader CTA of the pair: mapa + a release.cluster arrive
+/// on the shared::cluster address.
+static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
+                     bool toLeader) {
+  if (!toLeader) {
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers, id);
+    return;
+  }
+  Value local = barrierPointer(b, loc, barriers, id);
+  auto cluster = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Value remote =
+      NVVM::MapaOp::create(b, loc, cluster, local, leaderCtaRank(b, loc));
+  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
+                                 /*count=*/Value(), NVVM::MemScopeKind::CLUSTER);
+}
+
+/// `role` arrives on the barrier it signals for `stage` (index), sub-stage
+/// `sub`. Consumer arrivals of a cta_group = 2 pipeline go to the leader CTA.
+static void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
+                   Value stage, unsigned sub) {
+  Value id = signalBarrierId(b, loc, l.type, role, stage, sub);
+  bool toLeader = role == Role::consumer && l.type.getCtaGroup() == 2;
+  arriveOn(b, loc, l.barriers, id, toLeader);
+}
+
+/// `role` waits, with its current phase, on the barrier it waits on for
+/// its current stage. Returns the state it waited with.
+static RoleState waitCurrent(OpBuilder &b, Location loc, const Lowered &l,
+                             Role role, unsigned sub) {
+  RoleState state = loadRole(b, loc, l, role);
+  Value id =
+      waitBarrierId(b, loc, l.type, role, toIndex(b, loc, state.stage), sub);
+  waitParity(b, loc, l.barriers, id, state.phase);
+  return state;
+}
+
+/// Like waitCurrent, but skips the wait when `ready` is true (a try that
+/// already succeeded). Returns the stage index.
+static Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l,
+                               Role role, unsigned sub, Value ready) {
+  RoleState state = loadRole(b, loc, l, role);
+  Value stage = toIndex(b, loc, state.stage);
+  auto notReady =
+      arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+  auto ifOp = scf::IfOp::create(b, loc, notReady, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value id = waitBarrierId(b, loc, l.type, role, stage, sub);
+    waitParity(b, loc, l.barriers, id, state.phase);
+  }
+  return stage;
+}
+
+/// Acquires a stage for `role`: waits (unless `ready`) and returns the
+/// values of the stage handle.
+static SmallVector<Value> acquireStage(OpBuilder &b, Location loc,
+                                       const Lowered &l, Role role,
+                                       unsigned sub, Value ready = Value()) {
+  Value stage;
+  if (ready) {
+    stage = waitCurrentUnless(b, loc, l, role, sub, ready);
+  } else {
+    RoleState state = waitCurrent(b, loc, l, role, sub);
+    stage = toIndex(b, loc, state.stage);
+  }
+  return l.makeStage(stage);
+}
+
+/// Runs `body` in the thread elected by `elect` (an i1).
+static void ifElected(OpBuilder &b, Location loc, Value elect,
+                      function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, elect, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}
+
+static Value single(ValueRange values) {
+  assert(values.size() == 1 && "expected a 1:1 converted value");
+  return values.front();
+}
+
+//===----------------------------------------------------------------------===//
+// Setup: create, smem_bytes, init_mbars, input_tile_pipeline, role
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// pipeline.create: the barrier group (a workgroup global, or a view of the
+/// user's buffer) and the role state, initialized to producer (0, 1) and
+/// consumer (0, 0).
+struct CreateOpLowering : OpConversionPattern<CreateOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CreateOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    PipelineType type = op.getResult().getType();
+    auto groupType = cast<nvgpu::MBarrierGroupType>(getMBarrierGroupType(type));
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (!func || func.isExternal())
+      return rewriter.notifyMatchFailure(op, "expects an enclosing function");
+
+    Value barriers;
+    if (op.getStorage()) {
+      // A view of the user's i8 buffer as the barrier array, cast to the
+      // group type. The cast folds away once NVGPU-to-NVVM and
+      // memref-to-LLVM have turned both sides into the same descriptor.
+      MemRefType storage = op.getStorage().getType();
+      auto viewType = MemRefType::get({type.getNumBarriers()},
+                                      rewriter.getI64Type(), AffineMap(),
+                                      storage.getMemorySpace());
+      Value view = memref::ViewOp::create(
+          rewriter, loc, viewType, single(adaptor.getStorage()),
+          single(adaptor.getOffset()), ValueRange());
+      barriers = UnrealizedConversionCastOp::create(rewriter, loc, groupType,
+                                                    view)
+                     .getResult(0);
+    } else {
+      barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, groupType);
+    }
+
+    // Role state: scalar allocas at the function entry (where mem2reg and
+    // SROA promote them), initialized here.
+    SmallVector<Type> types;
+    appendStateTypes(type, types);
+    SmallVector<Value> values = {barriers};
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+      for (Type stateType : ArrayRef(types).drop_front())
+        values.push_back(memref::AllocaOp::create(
+            rewriter, loc, cast<MemRefType>(stateType)));
+    }
+    Lowered lowered(type, values);
+    storeRole(rewriter, loc, lowered, Role::producer,
+              {constInt(rewriter, loc, 0, 32), constInt(rewriter, loc, 1, 1)});
+    storeRole(rewriter, loc, lowered, Role::consumer,
+              {constInt(rewriter, loc, 0, 32), constInt(rewriter, loc, 0, 1)});
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+/// pipeline.smem_bytes: the constant it folds to.
+struct SmemBytesOpLowering : OpConversionPattern<SmemBytesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SmemBytesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<PipelineType>(op.getPipelineType());
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op,
+                                                        type.getSmemBytes());
+    return success();
+  }
+};
+
+/// pipeline.init_mbars: thread (0, 0, 0) of the CTA initializes every
+/// barrier and fences the inits (fence.mbarrier_init.release.cluster), then
+/// the CTA (bar.sync) or the cluster (barrier.cluster.arrive + wait)
+/// synchronizes before any thread uses a barrier.
+struct InitMbarsOpLowering : OpConversionPattern<InitMbarsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(InitMbarsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    Value isFirst;
+    for (gpu::Dimension dim :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
+      Value tid = gpu::ThreadIdOp::create(rewriter, loc, dim);
+      Value isZero = arith::CmpIOp::create(rewriter, loc,
+                                           arith::CmpIPredicate::eq, tid,
+                                           constIndex(rewriter, loc, 0));
+      isFirst = isFirst ? arith::AndIOp::create(rewriter, loc, isFirst, isZero)
+                              .getResult()
+                        : isZero;
+    }
+    ifElected(rewriter, loc, isFirst, [&] {
+      auto initRange = [&](int64_t begin, int64_t end, int64_t count) {
+        Value countValue = constIndex(rewriter, loc, count);
+        scf::ForOp::create(
+            rewriter, loc, constIndex(rewriter, loc, begin),
+            constIndex(rewriter, loc, end), constIndex(rewriter, loc, 1),
+            ValueRange(),
+            [&](OpBuilder &b, Location loc, Value id, ValueRange) {
+              nvgpu::MBarrierInitOp::create(b, loc, l.barriers, countValue, id,
+                                            /*predicate=*/Value());
+              scf::YieldOp::create(b, loc);
+            });
+      };
+      int64_t numFull = l.type.getNumFullBarriers();
+      initRange(0, numFull, op.getProducerArriveCount());
+      initRange(numFull, l.type.getNumBarriers(), op.getConsumerArriveCount());
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    });
+    if (op.getCluster()) {
+      NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+    } else {
+      gpu::BarrierOp::create(rewriter, loc);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.input_tile_pipeline: the pipeline's values plus the payloads.
+struct InputTilePipelineOpLowering
+    : OpConversionPattern<InputTilePipelineOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(InputTilePipelineOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> values(adaptor.getPipeline());
+    for (ValueRange payload : adaptor.getPayload())
+      values.push_back(single(payload));
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+/// pipeline.role: the same values as the pipeline (the view shares the
+/// state).
+struct RoleOpLowering : OpConversionPattern<RoleOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RoleOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(op, {adaptor.getPipeline()});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Direct API
+//===----------------------------------------------------------------------===//
+
+/// wait_producer (consumer waits on full) and wait_consumer (producer waits
+/// on empty), with the role's current stage and phase.
+template <typename OpTy, Role role>
+struct WaitCurrentOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    waitCurrent(rewriter, op.getLoc(), l, role, /*sub=*/0);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// try_wait_* / try_acquire_*: one try_wait.parity on the barrier `role`
+/// waits on, with its current stage and phase.
+template <typename OpTy, Role role>
+struct TryWaitOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    RoleState state = loadRole(rewriter, loc, l, role);
+    Value id = waitBarrierId(rewriter, loc, l.type, role,
+                             toIndex(rewriter, loc, state.stage), 0);
+    rewriter.replaceOp(op,
+                       tryWaitParity(rewriter, loc, l.barriers, id, state.phase));
+    return success();
+  }
+};
+
+/// wait_*_if_needed: the blocking wait, only when the try was not ready.
+template <typename OpTy, Role role>
+struct WaitIfNeededOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    waitCurrentUnless(rewriter, op.getLoc(), l, role, /*sub=*/0,
+                      single(adaptor.getAlreadyReady()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// producer_step / consumer_step.
+template <typename OpTy, Role role>
+struct StepRoleOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    stepRole(rewriter, op.getLoc(), l, role);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// producer_signal_and_step / consumer_signal_and_step: wait on the role's
+/// wait barrier, arrive on its signal barrier (same stage), step.
+template <typename OpTy, Role role>
+struct SignalAndStepOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    RoleState state = waitCurrent(rewriter, loc, l, role, /*sub=*/0);
+    signal(rewriter, loc, l, role, toIndex(rewriter, loc, state.stage), 0);
+    stepRole(rewriter, loc, l, role);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.drain_producer: S times, wait on every empty barrier (all
+/// consumer sub-stages) of the producer's stage, then step the producer.
+struct DrainProducerOpLowering : OpConversionPattern<DrainProducerOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DrainProducerOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    scf::ForOp::create(
+        rewriter, loc, constIndex(rewriter, loc, 0),
+        constIndex(rewriter, loc, l.type.getStages()),
+        constIndex(rewriter, loc, 1), ValueRange(),
+        [&](OpBuilder &b, Location loc, Value, ValueRange) {
+          RoleState state = loadRole(b, loc, l, Role::producer);
+          Value stage = toIndex(b, loc, state.stage);
+          for (unsigned sub = 0; sub < l.type.getConsumerSubStages(); ++sub)
+            waitParity(b, loc, l.barriers,
+                       emptyBarrierId(b, loc, l.type, stage, sub),
+                       state.phase);
+          stepRole(b, loc, l, Role::producer);
+          scf::YieldOp::create(b, loc);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// producer_mbar / consumer_mbar: the barrier group and the index of
+/// full(stage, sub) / empty(stage, sub).
+template <typename OpTy, Role role>
+struct MbarOfOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    Value id = signalBarrierId(rewriter, op.getLoc(), l.type, role,
+                               single(adaptor.getStage()), op.getSubStage());
+    rewriter.replaceOp(op, {l.barriers, id});
+    return success();
+  }
+};
+
+/// producer_stage / consumer_stage: the role's current stage index.
+template <typename OpTy, Role role>
+struct StageOfOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    RoleState state = loadRole(rewriter, loc, l, role);
+    rewriter.replaceOp(op, toIndex(rewriter, loc, state.stage));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Stage handles
+//===----------------------------------------------------------------------===//
+
+/// acquire_producer / acquire_consumer: wait (unless `ready`), return the
+/// handle at the role's current stage.
+template <typename OpTy, Role role>
+struct AcquireStageOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    Value ready = op.getReady() ? single(adaptor.getReady()) : Value();
+    rewriter.replaceOpWithMultiple(
+        op, {acquireStage(rewriter, op.getLoc(), l, role, 0, ready)});
+    return success();
+  }
+};
+
+/// pipeline.index: the handle's stage index.
+struct IndexOpLowering : OpConversionPattern<IndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IndexOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getStage().getType(), adaptor.getStage());
+    rewriter.replaceOp(op, l.stage);
+    return success();
+  }
+};
+
+/// pipeline.mbar: the barrier the handle's role signals (producer: full,
+/// consumer: empty) for its stage.
+struct MbarOpLowering : OpConversionPattern<MbarOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MbarOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StageType type = op.getStage().getType();
+    Lowered l(type, adaptor.getStage());
+    Value id = signalBarrierId(rewriter, op.getLoc(), l.type, type.getRole(),
+                               l.stage, op.getSubStage());
+    rewriter.replaceOp(op, {l.barriers, id});
+    return success();
+  }
+};
+
+/// pipeline.arrive: one arrival on the barrier the handle's role signals
+/// (to the leader CTA for a consumer of a cta_group = 2 pipeline).
+struct ArriveOpLowering : OpConversionPattern<ArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ArriveOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StageType type = op.getStage().getType();
+    Lowered l(type, adaptor.getStage());
+    signal(rewriter, op.getLoc(), l, type.getRole(), l.stage, 0);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.expect_tx: mbarrier.arrive.expect_tx on full(stage, 0) with the
+/// given bytes, or for a tile pipeline the bytes of one stage's payload
+/// (k_group_size tiles of every array) times cta_group.
+struct ExpectTxOpLowering : OpConversionPattern<ExpectTxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ExpectTxOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StageType type = op.getStage().getType();
+    Lowered l(type, adaptor.getStage());
+    Value bytes;
+    if (op.getBytes()) {
+      bytes = single(adaptor.getBytes());
+    } else {
+      auto tile = cast<TilePipelineType>(type.getPipeline());
+      bytes = constIndex(rewriter, loc,
+                         tile.getStageBytes() * l.type.getCtaGroup());
+    }
+    Value id = fullBarrierId(rewriter, loc, l.type, l.stage, 0);
+    nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, l.barriers, bytes,
+                                            id, /*predicate=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.payload: subview [stage, 0, ...] x [1, k, tile...] of the
+/// payload array, dropping the stage dimension.
+struct PayloadOpLowering : OpConversionPattern<PayloadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PayloadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getStage().getType(), adaptor.getStage());
+    Value source = l.payload[op.getArray()];
+    auto sourceType = cast<MemRefType>(source.getType());
+    int64_t rank = sourceType.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    offsets[0] = l.stage;
+    SmallVector<OpFoldResult> sizes;
+    sizes.push_back(rewriter.getIndexAttr(1));
+    for (int64_t dim : sourceType.getShape().drop_front())
+      sizes.push_back(rewriter.getIndexAttr(dim));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<memref::SubViewOp>(
+        op, op.getTiles().getType(), source, offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// pipeline.release: a consumer arrives on empty(stage, sub) then steps; a
+/// producer only steps.
+struct ReleaseOpLowering : OpConversionPattern<ReleaseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReleaseOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StageType type = op.getStage().getType();
+    Lowered l(type, adaptor.getStage());
+    if (type.isConsumer())
+      signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
+             op.getSubStage());
+    stepRole(rewriter, op.getLoc(), l, type.getRole());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.release_without_signal: step the consumer.
+struct ReleaseWithoutSignalOpLowering
+    : OpConversionPattern<ReleaseWithoutSignalOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getStage().getType(), adaptor.getStage());
+    stepRole(rewriter, op.getLoc(), l, Role::consumer);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Scoped forms
+//===----------------------------------------------------------------------===//
+
+/// produce / consume / consume_explicit: acquire, inline the region with
+/// the handle, then on exit `produce` steps, `consume` arrives on empty and
+/// steps, `consume_explicit` steps.
+template <typename OpTy, bool arriveOnExit>
+struct ScopedOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const Role role = OpTy::getRegionRole();
+    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+    SmallVector<Value> stage = acquireStage(rewriter, loc, l, role, 0);
+
+    Block *body = &op.getBody().front();
+    BlockArgument handle = op.getStage();
+    SmallVector<Type> handleTypes;
+    if (failed(this->getTypeConverter()->convertType(handle.getType(),
+                                                     handleTypes)))
+      return rewriter.notifyMatchFailure(op, "cannot convert the handle type");
+    TypeConverter::SignatureConversion signature(1);
+    signature.addInputs(0, handleTypes);
+    body = rewriter.applySignatureConversion(body, signature,
+                                             this->getTypeConverter());
+    auto yield = cast<YieldOp>(body->getTerminator());
+    rewriter.inlineBlockBefore(body, op, stage);
+
+    rewriter.setInsertionPoint(yield);
+    if (arriveOnExit)
+      signal(rewriter, loc, l, role, stage.front(), 0);
+    stepRole(rewriter, loc, l, role);
+    rewriter.replaceOp(op, yield.getResults());
+    rewriter.eraseOp(yield);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Role pipeline
+//===----------------------------------------------------------------------===//
+
+/// pipeline.acquire: the producer waits on empty(stage, sub_stage).
+struct AcquireOpLowering : OpConversionPattern<AcquireOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AcquireOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getRole().getType(), adaptor.getRole());
+    rewriter.replaceOpWithMultiple(
+        op, {acquireStage(rewriter, op.getLoc(), l, Role::producer,
+                          op.getSubStage())});
+    return success();
+  }
+};
+
+/// pipeline.wait: the consumer waits on full(stage, 0).
+struct WaitOpLowering : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getRole().getType(), adaptor.getRole());
+    rewriter.replaceOpWithMultiple(
+        op, {acquireStage(rewriter, op.getLoc(), l, Role::consumer, 0)});
+    return success();
+  }
+};
+
+/// pipeline.commit: arrive on every full sub-barrier of the stage, step.
+struct CommitOpLowering : OpConversionPattern<CommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CommitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getStage().getType(), adaptor.getStage());
+    for (unsigned sub = 0; sub < l.type.getProducerSubStages(); ++sub)
+      signal(rewriter, op.getLoc(), l, Role::producer, l.stage, sub);
+    stepRole(rewriter, op.getLoc(), l, Role::producer);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.commit_mma: in the elected thread (elect.sync unless given),
+/// tcgen05.commit to full(stage, 0); for cta_group = 2 multicast to both
+/// CTAs of the pair (mask 0b11 << leader rank).
+struct CommitMmaOpLowering : OpConversionPattern<CommitMmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CommitMmaOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Lowered l(op.getStage().getType(), adaptor.getStage());
+    Value elect = op.getElect()
+                      ? single(adaptor.getElect())
+                      : NVVM::ElectSyncOp::create(rewriter, loc,
+                                                  rewriter.getI1Type(), Value())
+                            .getResult();
+    ifElected(rewriter, loc, elect, [&] {
+      Value id = fullBarrierId(rewriter, loc, l.type, l.stage, 0);
+      Value pointer = barrierPointer(rewriter, loc, l.barriers, id);
+      if (l.type.getCtaGroup() == 1) {
+        NVVM::Tcgen05CommitOp::create(rewriter, loc, pointer,
+                                      /*multicastMask=*/Value(),
+                                      NVVM::CTAGroupKind::CTA_1);
+        return;
+      }
+      Value leader = arith::TruncIOp::create(rewriter, loc,
+                                             rewriter.getI16Type(),
+                                             leaderCtaRank(rewriter, loc));
+      Value mask = arith::ShLIOp::create(
+          rewriter, loc, constInt(rewriter, loc, 3, 16), leader);
+      NVVM::Tcgen05CommitOp::create(rewriter, loc, pointer, mask,
+                                    NVVM::CTAGroupKind::CTA_2);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.release_no_step: the consumer arrives on empty(stage, sub).
+struct ReleaseNoStepOpLowering : OpConversionPattern<ReleaseNoStepOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReleaseNoStepOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowered l(op.getStage().getType(), adaptor.getStage());
+    signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
+           op.getSubStage());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.step: step the handle's role.
+struct StepOpLowering : OpConversionPattern<StepOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StepOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StageType type = op.getStage().getType();
+    Lowered l(type, adaptor.getStage());
+    stepRole(rewriter, op.getLoc(), l, type.getRole());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void pmlir::populatePipelineToNVGPUConversionPatterns(
+    const TypeConverter &typeConverter, RewritePatternSet &patterns) {
+  constexpr Role producer = Role::producer;
+  constexpr Role consumer = Role::consumer;
+  patterns.add<
+      // Setup.
+      CreateOpLowering,                                       // create
+      SmemBytesOpLowering,                                    // smem_bytes
+      InitMbarsOpLowering,                                    // init_mbars
+      InputTilePipelineOpLowering,                  // input_tile_pipeline
+      RoleOpLowering,                                         // role
+      // Direct API.
+      WaitCurrentOpLowering<WaitProducerOp, consumer>,        // wait_producer
+      WaitCurrentOpLowering<WaitConsumerOp, producer>,        // wait_consumer
+      TryWaitOpLowering<TryWaitProducerOp, consumer>,     // try_wait_producer
+      TryWaitOpLowering<TryWaitConsumerOp, producer>,     // try_wait_consumer
+      TryWaitOpLowering<TryAcquireProducerOp, producer>,  // try_acquire_producer
+      TryWaitOpLowering<TryAcquireConsumerOp, consumer>,  // try_acquire_consumer
+      WaitIfNeededOpLowering<WaitProducerIfNeededOp,
+                             consumer>,               // wait_producer_if_needed
+      WaitIfNeededOpLowering<WaitConsumerIfNeededOp,
+                             producer>,               // wait_consumer_if_needed
+      StepRoleOpLowering<ProducerStepOp, producer>,           // producer_step
+      StepRoleOpLowering<ConsumerStepOp, consumer>,           // consumer_step
+      SignalAndStepOpLowering<ProducerSignalAndStepOp,
+                              producer>,             // producer_signal_and_step
+      SignalAndStepOpLowering<ConsumerSignalAndStepOp,
+                              consumer>,             // consumer_signal_and_step
+      DrainProducerOpLowering,                                // drain_producer
+      MbarOfOpLowering<ProducerMbarOp, producer>,             // producer_mbar
+      MbarOfOpLowering<ConsumerMbarOp, consumer>,             // consumer_mbar
+      StageOfOpLowering<ProducerStageOp, producer>,           // producer_stage
+      StageOfOpLowering<ConsumerStageOp, consumer>,           // consumer_stage
+      // Stage handles.
+      AcquireStageOpLowering<AcquireProducerOp, producer>,  // acquire_producer
+      AcquireStageOpLowering<AcquireConsumerOp, consumer>,  // acquire_consumer
+      IndexOpLowering,                                        // index
+      MbarOpLowering,                                         // mbar
+      ArriveOpLowering,                                       // arrive
+      ExpectTxOpLowering,                                     // expect_tx
+      PayloadOpLowering,                                      // payload
+      ReleaseOpLowering,                                      // release
+      ReleaseWithoutSignalOpLowering,                // release_without_signal
+      // Scoped forms (each lowers its pipeline.yield).
+      ScopedOpLowering<ProduceOp, /*arriveOnExit=*/false>,    // produce
+      ScopedOpLowering<ConsumeOp, /*arriveOnExit=*/true>,     // consume
+      ScopedOpLowering<ConsumeExplicitOp, /*arriveOnExit=*/false>, // consume_explicit
+      // Role pipeline.
+      AcquireOpLowering,                                      // acquire
+      WaitOpLowering,                                         // wait
+      CommitOpLowering,                                       // commit
+      CommitMmaOpLowering,                                    // commit_mma
+      ReleaseNoStepOpLowering,                                // release_no_step
+      StepOpLowering                                          // step
+      >(typeConverter, patterns.getContext());
+}
+
+void pmlir::configurePipelineToNVGPUConversionTarget(
+    ConversionTarget &target, const TypeConverter &typeConverter,
+    RewritePatternSet &patterns) {
+  target.addIllegalDialect<PipelineDialect>();
+  target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
+                         LLVM::LLVMDialect, memref::MemRefDialect,
+                         NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                         scf::SCFDialect, cf::ControlFlowDialect>();
+  target.addLegalOp<UnrealizedConversionCastOp>();
+  // scf/cf ops that carry pipeline values (loop-carried handles, branch
+  // arguments) are rewritten to carry the lowered values instead.
+  scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
+                                                       target);
+  cf::populateCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
+                                                     target);
+}
+
+//===----------------------------------------------------------------------===//
+// Preconditions
+//===----------------------------------------------------------------------===//
+
+/// True for the ops whose lowering emits instructions that need sm_90
+/// (mbarrier try_wait.parity, expect_tx, clusters, mapa).
+static bool emitsBarrierInstructions(Operation *op) {
+  return !isa<SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp, PayloadOp,
+              ProducerMbarOp, ConsumerMbarOp, MbarOp, ProducerStageOp,
+              ConsumerStageOp, ProducerStepOp, ConsumerStepOp, StepOp,
+              ReleaseWithoutSignalOp, YieldOp>(op);
+}
+
+namespace {
+/// The chips an op is compiled for, and where they come from.
+struct TargetChips {
+  SmallVector<std::string> chips;
+  std::string origin;
+};
+} // namespace
+
+static TargetChips getTargetChips(Operation *op, StringRef defaultChip) {
+  if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
+    TargetChips result;
+    if (ArrayAttr targets = module.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+          result.chips.push_back(nvvm.getChip().str());
+    if (!result.chips.empty()) {
+      result.origin = ("the #nvvm.target of gpu.module @" +
+                       module.getSymName())
+                          .str();
+      return result;
+    }
+  }
+  if (defaultChip.empty())
+    return {};
+  return {{defaultChip.str()}, "the pass option chip"};
+}
+
+static bool isChipName(StringRef chip) {
+  return llvm::Regex("^sm_[0-9]+[af]?$").match(chip);
+}
+
+/// Checks that `op`'s lowering is supported on the chips of `targets`.
+static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
+  for (const std::string &chip : targets.chips) {
+    if (!isChipName(chip))
+      return op->emitOpError() << "expects a chip such as sm_90a or sm_100a, "
+                                  "got '"
+                               << chip << "' (from " << targets.origin << ")";
+    NVVM::NVVMCheckSMVersion target =
+        NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(chip);
+    if (isa<CommitMmaOp>(op)) {
+      // The SM versions upstream's nvvm.tcgen05.commit accepts.
+      NVVM::NVVMCheckSMVersion required =
+          NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
+      if (!required.isCompatibleWith(target))
+        return op->emitOpError()
+               << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
+               << " lacks (chip from " << targets.origin << ")";
+    }
+    if (emitsBarrierInstructions(op) &&
+        !NVVM::NVVMCheckSMVersion(false, 90).isCompatibleWith(target))
+      return op->emitOpError()
+             << "needs sm_90 or newer (mbarrier try_wait.parity, expect_tx, "
+                "clusters), got "
+             << chip << " (chip from " << targets.origin << ")";
+  }
+  return success();
+}
+
+/// Describes where a value of a pipeline-dialect type comes from, if that
+/// is not somewhere the lowering can follow back to a pipeline.create.
+static std::optional<std::string> describeUnsupportedOrigin(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (isa<FunctionOpInterface>(parent) && arg.getOwner()->isEntryBlock())
+      return "a function argument";
+    return std::nullopt; // scf/cf block arguments and region handles
+  }
+  Operation *def = value.getDefiningOp();
+  if (isa<PipelineDialect>(def->getDialect()) ||
+      isa<scf::SCFDialect, cf::ControlFlowDialect>(def->getDialect()))
+    return std::nullopt;
+  return ("a result of '" + def->getName().getStringRef() + "'").str();
+}
+
+LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
+                                                       StringRef defaultChip) {
+  bool failed = false;
+  auto check = [&](Operation *op, Value value) {
+    if (!isPipelineDialectType(value.getType()))
+      return;
+    if (std::optional<std::string> origin = describeUnsupportedOrigin(value)) {
+      op->emitOpError() << "expects every pipeline, role and stage value to "
+                           "come from a pipeline op in the same function "
+                           "(the lowering keeps role state per "
+                           "pipeline.create), got "
+                        << *origin << " of type " << value.getType();
+      failed = true;
+    }
+  };
+  root->walk([&](Operation *op) {
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      if (containsPipelineDialectType(func.getArgumentTypes()) ||
+          containsPipelineDialectType(func.getResultTypes())) {
+        op->emitOpError() << "expects no pipeline, role or stage handle in "
+                             "the signature (the lowering keeps role state "
+                             "per pipeline.create in the function), got "
+                          << func.getFunctionType();
+        failed = true;
+      }
+      return;
+    }
+    for (Value operand : op->getOperands())
+      check(op, operand);
+    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
+        containsPipelineDialectType(op->getResultTypes())) {
+      op->emitOpError() << "expects no pipeline value among the results of "
+                           "a scoped region";
+      failed = true;
+    }
+  });
+
+  // Chips, and one cta_group for the commit_mma ops of each function.
+  DenseMap<Operation *, CommitMmaOp> firstCommitMma;
+  DenseSet<Operation *> reportedOldChip;
+  root->walk([&](Operation *op) {
+    if (!isa<PipelineDialect>(op->getDialect()))
+      return;
+    TargetChips targets = getTargetChips(op, defaultChip);
+    if (isa<CommitMmaOp>(op) && targets.chips.empty()) {
+      op->emitOpError() << "needs the target chip to lower to "
+                           "tcgen05.commit: attach #nvvm.target<chip = ...> "
+                           "to the gpu.module or pass chip=...";
+      failed = true;
+    }
+    // Report an old chip once per gpu.module (or root), not at every op.
+    Operation *scope = op->getParentOfType<gpu::GPUModuleOp>();
+    if (!scope)
+      scope = root;
+    if (!isa<CommitMmaOp>(op) && reportedOldChip.contains(scope))
+      return;
+    if (mlir::failed(checkChip(op, targets))) {
+      failed = true;
+      if (!isa<CommitMmaOp>(op))
+        reportedOldChip.insert(scope);
+    }
+    auto commit = dyn_cast<CommitMmaOp>(op);
+    if (!commit)
+      return;
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    auto [it, inserted] = firstCommitMma.try_emplace(func, commit);
+    unsigned group = commit.getStage().getType().getBasePipeline().getCtaGroup();
+    unsigned firstGroup =
+        it->second.getStage().getType().getBasePipeline().getCtaGroup();
+    if (!inserted && group != firstGroup) {
+      InFlightDiagnostic diag = commit.emitOpError();
+      diag << "expects the commit_mma ops of a kernel to share one "
+              "cta_group (ptxas rejects mixing .cta_group::1 and "
+              ".cta_group::2), got cta_group "
+           << group << " after cta_group " << firstGroup;
+      diag.attachNote(it->second.getLoc()) << "first commit_mma here";
+      failed = true;
+    }
+  });
+  return failure(failed);
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertPipelineToNVGPUPass
+    : pmlir::impl::ConvertPipelineToNVGPUBase<ConvertPipelineToNVGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    if (!chip.empty() && !isChipName(chip)) {
+      root->emitError() << "convert-pipeline-to-nvgpu expects chip=sm_<N>[a|f] "
+                           "such as sm_100a, got '"
+                        << chip << "'";
+      return signalPassFailure();
+    }
+    if (failed(checkPipelineToNVGPUPreconditions(root, chip)))
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    PipelineToNVGPUTypeConverter typeConverter;
+    RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
+    populatePipelineToNVGPUConversionPatterns(typeConverter, patterns);
+    configurePipelineToNVGPUConversionTarget(target, typeConverter, patterns);
+    if (failed(applyPartialConversion(root, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,199 @@
+//===- Pipelines.cpp - named pass pipelines to NVVM and cubin ---*- C++ -*-===//
+
+#include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Conversion/Passes.h"
+#include "pipeline/Target/CudaTarget.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace pmlir;
+
+namespace pmlir {
+#define GEN_PASS_REGISTRATION
+#include "pipeline/Pipelines/Passes.h.inc"
+} // namespace pmlir
+
+llvm::Expected<NVVMLoweringConfig>
+pmlir::getNVVMLoweringConfig(StringRef chip, StringRef features,
+                             unsigned optLevel, bool useBarePtrCallConv) {
+  const cuda::ChipInfo *info = cuda::lookupChip(chip);
+  if (!info)
+    return llvm::createStringError("expects chip to be one of " +
+                                   cuda::getSupportedChipList() + ", got '" +
+                                   chip + "'");
+  if (optLevel > 3)
+    return llvm::createStringError(
+        llvm::formatv("expects opt-level 0 to 3, got {0}", optLevel));
+  NVVMLoweringConfig config;
+  config.chip = chip.str();
+  config.optLevel = optLevel;
+  config.useBarePtrCallConv = useBarePtrCallConv;
+  if (features.empty()) {
+    config.ptxVersion = cuda::getDefaultPtxVersion(*info);
+    config.features = llvm::formatv("+ptx{0}", config.ptxVersion).str();
+    return config;
+  }
+  llvm::Expected<unsigned> ptx = cuda::checkFeatures(*info, features);
+  if (!ptx)
+    return ptx.takeError();
+  config.ptxVersion = *ptx;
+  config.features = features.str();
+  return config;
+}
+
+/// Checks that run on the input before anything is lowered.
+static void addInputChecks(OpPassManager &pm) {
+  // TODO(integrator): run the linearity checker first once the `linearity`
+  // branch is merged; this one line is all both pipelines need:
+  //   pm.addPass(createPipelineVerifyLinearity());
+  (void)pm;
+}
+
+void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
+                                     const NVVMLoweringConfig &config) {
+  addInputChecks(pm);
+
+  // Target and ABI first: convert-pipeline-to-nvgpu reads the chip from the
+  // gpu.module's #nvvm.target.
+  AttachNVVMTargetOptions targetOptions;
+  targetOptions.chip = config.chip;
+  targetOptions.features = config.features;
+  targetOptions.optLevel = config.optLevel;
+  pm.addPass(createAttachNVVMTarget(targetOptions));
+  LegalizeKernelABIOptions abiOptions;
+  abiOptions.barePtrMemrefs = config.useBarePtrCallConv;
+  pm.addPass(createLegalizeKernelABI(abiOptions));
+
+  ConvertPipelineToNVGPUOptions pipelineOptions;
+  pipelineOptions.chip = config.chip;
+  pm.addPass(createConvertPipelineToNVGPU(pipelineOptions));
+
+  // The common part of upstream gpu-lower-to-nvvm-pipeline.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Device code.
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  ConvertGpuOpsToNVVMOpsOptions gpuOptions;
+  gpuOptions.useBarePtrCallConv = config.useBarePtrCallConv;
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
+  gpuPm.addPass(createExternDynamicSharedMemory());
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  // The role state allocas become registers here already, so that no
+  // local memory is left even at opt-level 0 (LLVM's SROA does the same
+  // again at -O1 and up).
+  gpuPm.addPass(createSROA());
+  gpuPm.addPass(createMem2Reg());
+  gpuPm.addPass(createCanonicalizerPass());
+
+  // Host code, if any, launches with the same calling convention.
+  GpuToLLVMConversionPassOptions hostOptions;
+  hostOptions.kernelBarePtrCallConv = config.useBarePtrCallConv;
+  pm.addPass(createGpuToLLVMConversionPass(hostOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void pmlir::buildPipelineLowerToBinary(OpPassManager &pm,
+                                       const NVVMLoweringConfig &config,
+                                       StringRef format, StringRef cudaPath) {
+  buildPipelineLowerToNVVM(pm, config);
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = format.str();
+  binaryOptions.toolkitPath = cuda::getCudaPath(cudaPath);
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+}
+
+/// Registers `Options` as pipeline `name`: parses and checks the options,
+/// reporting a bad chip, feature string or level through `errorHandler`.
+template <typename Options>
+static void
+registerPipeline(StringRef name, StringRef description,
+                 function_ref<LogicalResult(
+                     OpPassManager &, const Options &,
+                     function_ref<LogicalResult(const Twine &)>)>
+                     build) {
+  registerPassPipeline(
+      name, description,
+      [name = name.str(), build = std::function(build)](
+          OpPassManager &pm, StringRef optionsStr,
+          function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        return build(pm, options, [&](const Twine &message) {
+          return errorHandler(name + ": " + message);
+        });
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
+template <typename Options>
+static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
+  return getNVVMLoweringConfig(options.chip, options.features,
+                               options.optLevel, options.useBarePtrCallConv);
+}
+
+void pmlir::registerPipelinePipelines() {
+  registerPipelinePipelinesPasses();
+
+  registerPipeline<PipelineLowerToNVVMOptions>(
+      "pipeline-lower-to-nvvm",
+      "Lower pipeline-dialect kernels in gpu.modules to the NVVM/LLVM "
+      "dialects for one chip",
+      [](OpPassManager &pm, const PipelineLowerToNVVMOptions &options,
+         function_ref<LogicalResult(const Twine &)> error) {
+        llvm::Expected<NVVMLoweringConfig> config = getConfig(options);
+        if (!config)
+          return error(llvm::toString(config.takeError()));
+        buildPipelineLowerToNVVM(pm, *config);
+        return success();
+      });
+
+  registerPipeline<PipelineLowerToBinaryOptions>(
+      "pipeline-lower-to-binary",
+      "Lower pipeline-dialect kernels to a gpu.binary holding PTX, a cubin "
+      "or a fatbin for one chip",
+      [](OpPassManager &pm, const PipelineLowerToBinaryOptions &options,
+         function_ref<LogicalResult(const Twine &)> error) {
+        llvm::Expected<NVVMLoweringConfig> config = getConfig(options);
+        if (!config)
+          return error(llvm::toString(config.takeError()));
+        StringRef format = options.format;
+        if (format != "isa" && format != "bin" && format != "fatbin")
+          return error("expects format isa, bin or fatbin, got '" + format +
+                       "'");
+        if (format != "isa") {
+          // ptxas must exist and know the chip: say so now rather than
+          // after the LLVM compilation.
+          const cuda::ChipInfo *chip = cuda::lookupChip(config->chip);
+          llvm::Expected<std::string> ptxas = cuda::findPtxasFor(
+              options.cudaPath, *chip, config->ptxVersion);
+          if (!ptxas)
+            return error(llvm::toString(ptxas.takeError()));
+        }
+        buildPipelineLowerToBinary(pm, *config, format, options.cudaPath);
+        return success();
+      });
+}

@@ -1,0 +1,170 @@
+//===- CudaTarget.cpp - chips, PTX versions and ptxas -----------*- C++ -*-===//
+
+#include "pipeline/Target/CudaTarget.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+using namespace pmlir::cuda;
+
+// Minimum PTX ISA versions follow LLVM 22's NVPTX.td (`Proc<"sm_..", [..,
+// PTXnn]>`). Every chip here has mbarrier try_wait.parity, expect_tx and
+// thread-block clusters, which the pipeline lowering needs (sm_90 and up).
+static const ChipInfo kChips[] = {
+    {"sm_90", 78},   {"sm_90a", 80},  {"sm_100", 86}, {"sm_100a", 86},
+    {"sm_103", 88},  {"sm_103a", 88}, {"sm_110", 90}, {"sm_110a", 90},
+    {"sm_120", 87},  {"sm_120a", 87},
+};
+
+ArrayRef<ChipInfo> pmlir::cuda::getSupportedChips() { return kChips; }
+
+const ChipInfo *pmlir::cuda::lookupChip(StringRef name) {
+  for (const ChipInfo &chip : kChips)
+    if (chip.name == name)
+      return &chip;
+  return nullptr;
+}
+
+std::string pmlir::cuda::getSupportedChipList() {
+  return join(map_range(kChips, [](const ChipInfo &c) { return c.name.str(); }),
+              ", ");
+}
+
+unsigned pmlir::cuda::getDefaultPtxVersion(const ChipInfo &chip) {
+  return std::max(86u, chip.minPtx);
+}
+
+std::optional<unsigned> pmlir::cuda::parsePtxVersion(StringRef features) {
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    part = part.trim();
+    unsigned version;
+    if (part.consume_front("+ptx") && !part.getAsInteger(10, version))
+      return version;
+  }
+  return std::nullopt;
+}
+
+static std::string formatPtx(unsigned ptx) {
+  return formatv("{0}.{1}", ptx / 10, ptx % 10).str();
+}
+
+Expected<unsigned> pmlir::cuda::checkFeatures(const ChipInfo &chip,
+                                              StringRef features) {
+  std::optional<unsigned> ptx = parsePtxVersion(features);
+  if (!ptx)
+    return createStringError(
+        "expects features with a PTX ISA version such as '+ptx86', got '" +
+        features + "'");
+  if (*ptx < chip.minPtx)
+    return createStringError(formatv(
+        "expects PTX ISA {0} or newer for {1}, got '{2}' (PTX ISA {3})",
+        formatPtx(chip.minPtx), chip.name, features, formatPtx(*ptx)));
+  if (*ptx > kMaxPtxVersion)
+    return createStringError(
+        formatv("expects PTX ISA {0} or older (the newest LLVM 22 emits), got "
+                "'{1}'",
+                formatPtx(kMaxPtxVersion), features));
+  return *ptx;
+}
+
+ToolkitVersion pmlir::cuda::getMinToolkitForPtx(unsigned ptx) {
+  // PTX ISA 8.0 .. 8.5 came with CUDA 12.0 .. 12.5; then 8.6 -> 12.7,
+  // 8.7 -> 12.8, 8.8 -> 12.9, 9.0 -> 13.0 (PTX ISA release history).
+  if (ptx <= 85)
+    return {12, ptx >= 80 ? ptx - 80 : 0};
+  switch (ptx) {
+  case 86:
+    return {12, 7};
+  case 87:
+    return {12, 8};
+  case 88:
+    return {12, 9};
+  default:
+    return {13, ptx - 90};
+  }
+}
+
+std::string pmlir::cuda::getCudaPath(StringRef cudaPath) {
+  if (!cudaPath.empty())
+    return cudaPath.str();
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return home;
+  return "/usr/local/cuda";
+}
+
+Expected<std::string> pmlir::cuda::findPtxas(StringRef cudaPath) {
+  std::string root = getCudaPath(cudaPath);
+  SmallString<256> ptxas(root);
+  sys::path::append(ptxas, "bin", "ptxas");
+  if (!sys::fs::can_execute(ptxas)) {
+    const char *from = !cudaPath.empty()            ? "--cuda-path"
+                       : std::getenv("CUDA_HOME") ? "CUDA_HOME"
+                                                  : "the default";
+    return createStringError(
+        formatv("ptxas not found: no executable {0} (CUDA toolkit from {1}); "
+                "pass --cuda-path=<CUDA toolkit> or set CUDA_HOME",
+                ptxas, from));
+  }
+  return std::string(ptxas);
+}
+
+Expected<ToolkitVersion> pmlir::cuda::getPtxasVersion(StringRef ptxas) {
+  SmallString<128> outPath;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("ptxas-version", "txt", outPath))
+    return createStringError(ec, "cannot create a temporary file");
+  FileRemover remover(outPath);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(outPath),
+                                          StringRef(outPath)};
+  std::string errMsg;
+  int rc = sys::ExecuteAndWait(ptxas, {ptxas, "--version"}, std::nullopt,
+                               redirects, /*SecondsToWait=*/60,
+                               /*MemoryLimit=*/0, &errMsg);
+  auto buffer = MemoryBuffer::getFile(outPath);
+  if (rc != 0 || !buffer)
+    return createStringError(
+        formatv("cannot run '{0} --version': {1}", ptxas,
+                errMsg.empty() ? "exit status " + std::to_string(rc) : errMsg));
+  SmallVector<StringRef> match;
+  Regex release("release ([0-9]+)\\.([0-9]+)");
+  if (!release.match((*buffer)->getBuffer(), &match))
+    return createStringError(formatv(
+        "cannot read the CUDA release from '{0} --version'", ptxas));
+  ToolkitVersion version;
+  match[1].getAsInteger(10, version.major);
+  match[2].getAsInteger(10, version.minor);
+  return version;
+}
+
+Expected<std::string> pmlir::cuda::findPtxasFor(StringRef cudaPath,
+                                                const ChipInfo &chip,
+                                                unsigned ptx) {
+  Expected<std::string> ptxas = findPtxas(cudaPath);
+  if (!ptxas)
+    return ptxas.takeError();
+  Expected<ToolkitVersion> version = getPtxasVersion(*ptxas);
+  if (!version)
+    return version.takeError();
+  ToolkitVersion need = getMinToolkitForPtx(std::max(ptx, chip.minPtx));
+  if (std::make_pair(version->major, version->minor) <
+      std::make_pair(need.major, need.minor))
+    return createStringError(formatv(
+        "ptxas {0} is from CUDA {1}.{2}, too old for {3} with PTX ISA {4}: "
+        "needs CUDA {5}.{6} or newer (pass --cuda-path=<newer CUDA toolkit>)",
+        *ptxas, version->major, version->minor, chip.name, formatPtx(ptx),
+        need.major, need.minor));
+  return *ptxas;
+}
