@@ -2,8 +2,8 @@
 // produces, warp 1 consumes, full and empty counts 32) over `n` items with
 // random spin delays (clock64-based, 0..255 cycles, drawn per item from a
 // hash) on both sides; the host launches enough blocks to keep all SMs busy
-// and n = 100000 items per block. Barriers and payload live in dynamic shared
-// memory (`pipeline.create in`).
+// and n = 100000 items per block. The barriers are static shared memory
+// (`pipeline.create`), the payload dynamic shared memory.
 //
 // Item i of block b, lane l: mix32(i * 32 + l) ^ b. Every consumer lane
 // compares the value it reads with the expected one and counts mismatches in
@@ -25,7 +25,6 @@ gpu.module @stress {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
-    %c64 = arith.constant 64 : index
     %c0_i32 = arith.constant 0 : i32
     %c1_i32 = arith.constant 1 : i32
     %c8_i32 = arith.constant 8 : i32
@@ -42,10 +41,11 @@ gpu.module @stress {
     %bid32 = arith.index_cast %bid : index to i32
     %seed = arith.muli %bid32, %c65536_i32 : i32
     %count = arith.index_cast %n : i32 to index
+    // Barriers in static shared memory (pipeline.create allocates them),
+    // payload (4 x 32 x i32) in dynamic shared memory: both must coexist.
+    %p = pipeline.create -> !P
     %smem = gpu.dynamic_shared_memory : memref<?xi8, #WG>
-    // Barriers at byte 0, payload (4 x 32 x i32) at byte 64.
-    %p = pipeline.create in %smem[%c0] : memref<?xi8, #WG> -> !P
-    %data = memref.view %smem[%c64][] : memref<?xi8, #WG> to memref<4x32xi32, #WG>
+    %data = memref.view %smem[%c0][] : memref<?xi8, #WG> to memref<4x32xi32, #WG>
     pipeline.init_mbars %p producer 32 consumer 32 : !P
     %is_producer = arith.cmpi eq, %warp, %c0 : index
     scf.if %is_producer {

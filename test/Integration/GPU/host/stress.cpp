@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
   pmrt::LaunchConfig cfg;
   cfg.grid[0] = blocks;
   cfg.block[0] = 64;
-  cfg.dynamicSmem = 64 + 4 * 32 * 4; // barriers, then the payload at byte 64
+  cfg.dynamicSmem = 4 * 32 * 4; // the payload; barriers are static
   pmrt::KernelArgs args;
   args.ptr(out.ptr()).ptr(errors.ptr()).i32(static_cast<int32_t>(items));
   std::string test = "stress " + std::to_string(blocks) + " blocks x " +
