@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pipeline_tools_dir, config.llvm_tools_dir]
-tools = ["pipeline-opt"]
+tools = ["pipeline-opt", "pipeline-compile", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas: PTX tests that assemble with ptxas need the CUDA toolkit.
@@ -31,6 +31,7 @@ ptxas = os.path.join(cuda_path, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    config.substitutions.append(("%cuda_path", cuda_path))
 
 # cuda-gpu: runtime tests need a GPU; CI machines have none, so those tests
 # report UNSUPPORTED instead of passing.

@@ -37,11 +37,11 @@ struct ExternDynamicSharedMemoryPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    if (!llvm::isPowerOf2_32(alignment)) {
       getOperation().emitError()
           << "pipeline-extern-dynamic-shared-memory expects a power-of-two "
              "alignment, got "
-          << alignment;
+          << static_cast<unsigned>(alignment);
       return signalPassFailure();
     }
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
@@ -49,7 +49,8 @@ struct ExternDynamicSharedMemoryPass
         continue;
       global.setLinkage(LLVM::Linkage::External);
       uint64_t current = global.getAlignment().value_or(1);
-      global.setAlignment(std::max<uint64_t>(current, alignment));
+      global.setAlignment(
+          std::max<uint64_t>(current, static_cast<unsigned>(alignment)));
     }
   }
 };

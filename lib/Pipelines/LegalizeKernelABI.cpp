@@ -49,9 +49,8 @@ static void passDescriptorsAsPointers(gpu::GPUFuncOp func) {
     changed = true;
   }
   if (changed)
-    func.setFunctionType(FunctionType::get(func.getContext(),
-                                           entry.getArgumentTypes(),
-                                           func.getResultTypes()));
+    func.setFunctionType(FunctionType::get(
+        func.getContext(), entry.getArgumentTypes(), func.getResultTypes()));
 }
 
 namespace {

@@ -126,12 +126,11 @@ void pmlir::buildPipelineLowerToBinary(OpPassManager &pm,
 /// Registers `Options` as pipeline `name`: parses and checks the options,
 /// reporting a bad chip, feature string or level through `errorHandler`.
 template <typename Options>
-static void
-registerPipeline(StringRef name, StringRef description,
-                 function_ref<LogicalResult(
-                     OpPassManager &, const Options &,
-                     function_ref<LogicalResult(const Twine &)>)>
-                     build) {
+static void registerPipeline(
+    StringRef name, StringRef description,
+    function_ref<LogicalResult(OpPassManager &, const Options &,
+                               function_ref<LogicalResult(const Twine &)>)>
+        build) {
   registerPassPipeline(
       name, description,
       [name = name.str(), build = std::function(build)](
@@ -151,8 +150,8 @@ registerPipeline(StringRef name, StringRef description,
 
 template <typename Options>
 static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
-  return getNVVMLoweringConfig(options.chip, options.features,
-                               options.optLevel, options.useBarePtrCallConv);
+  return getNVVMLoweringConfig(options.chip, options.features, options.optLevel,
+                               options.useBarePtrCallConv);
 }
 
 void pmlir::registerPipelinePipelines() {
@@ -188,8 +187,8 @@ void pmlir::registerPipelinePipelines() {
           // ptxas must exist and know the chip: say so now rather than
           // after the LLVM compilation.
           const cuda::ChipInfo *chip = cuda::lookupChip(config->chip);
-          llvm::Expected<std::string> ptxas = cuda::findPtxasFor(
-              options.cudaPath, *chip, config->ptxVersion);
+          llvm::Expected<std::string> ptxas =
+              cuda::findPtxasFor(options.cudaPath, *chip, config->ptxVersion);
           if (!ptxas)
             return error(llvm::toString(ptxas.takeError()));
         }

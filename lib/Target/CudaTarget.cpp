@@ -22,9 +22,9 @@ using namespace pmlir::cuda;
 // PTXnn]>`). Every chip here has mbarrier try_wait.parity, expect_tx and
 // thread-block clusters, which the pipeline lowering needs (sm_90 and up).
 static const ChipInfo kChips[] = {
-    {"sm_90", 78},   {"sm_90a", 80},  {"sm_100", 86}, {"sm_100a", 86},
-    {"sm_103", 88},  {"sm_103a", 88}, {"sm_110", 90}, {"sm_110a", 90},
-    {"sm_120", 87},  {"sm_120a", 87},
+    {"sm_90", 78},  {"sm_90a", 80},  {"sm_100", 86}, {"sm_100a", 86},
+    {"sm_103", 88}, {"sm_103a", 88}, {"sm_110", 90}, {"sm_110a", 90},
+    {"sm_120", 87}, {"sm_120a", 87},
 };
 
 ArrayRef<ChipInfo> pmlir::cuda::getSupportedChips() { return kChips; }
@@ -69,9 +69,9 @@ Expected<unsigned> pmlir::cuda::checkFeatures(const ChipInfo &chip,
         "expects features with a PTX ISA version such as '+ptx86', got '" +
         features + "'");
   if (*ptx < chip.minPtx)
-    return createStringError(formatv(
-        "expects PTX ISA {0} or newer for {1}, got '{2}' (PTX ISA {3})",
-        formatPtx(chip.minPtx), chip.name, features, formatPtx(*ptx)));
+    return createStringError(
+        formatv("expects PTX ISA {0} or newer for {1}, got '{2}' (PTX ISA {3})",
+                formatPtx(chip.minPtx), chip.name, features, formatPtx(*ptx)));
   if (*ptx > kMaxPtxVersion)
     return createStringError(
         formatv("expects PTX ISA {0} or older (the newest LLVM 22 emits), got "
@@ -110,12 +110,13 @@ Expected<std::string> pmlir::cuda::findPtxas(StringRef cudaPath) {
   SmallString<256> ptxas(root);
   sys::path::append(ptxas, "bin", "ptxas");
   if (!sys::fs::can_execute(ptxas)) {
-    const char *from = !cudaPath.empty()            ? "--cuda-path"
+    const char *from = !cudaPath.empty()          ? "cuda-path"
                        : std::getenv("CUDA_HOME") ? "CUDA_HOME"
                                                   : "the default";
     return createStringError(
         formatv("ptxas not found: no executable {0} (CUDA toolkit from {1}); "
-                "pass --cuda-path=<CUDA toolkit> or set CUDA_HOME",
+                "give the CUDA toolkit directory with cuda-path "
+                "(--cuda-path) or CUDA_HOME",
                 ptxas, from));
   }
   return std::string(ptxas);
@@ -141,8 +142,8 @@ Expected<ToolkitVersion> pmlir::cuda::getPtxasVersion(StringRef ptxas) {
   SmallVector<StringRef> match;
   Regex release("release ([0-9]+)\\.([0-9]+)");
   if (!release.match((*buffer)->getBuffer(), &match))
-    return createStringError(formatv(
-        "cannot read the CUDA release from '{0} --version'", ptxas));
+    return createStringError(
+        formatv("cannot read the CUDA release from '{0} --version'", ptxas));
   ToolkitVersion version;
   match[1].getAsInteger(10, version.major);
   match[2].getAsInteger(10, version.minor);
@@ -163,7 +164,8 @@ Expected<std::string> pmlir::cuda::findPtxasFor(StringRef cudaPath,
       std::make_pair(need.major, need.minor))
     return createStringError(formatv(
         "ptxas {0} is from CUDA {1}.{2}, too old for {3} with PTX ISA {4}: "
-        "needs CUDA {5}.{6} or newer (pass --cuda-path=<newer CUDA toolkit>)",
+        "needs CUDA {5}.{6} or newer (give a newer toolkit with cuda-path or "
+        "CUDA_HOME)",
         *ptxas, version->major, version->minor, chip.name, formatPtx(ptx),
         need.major, need.minor));
   return *ptxas;

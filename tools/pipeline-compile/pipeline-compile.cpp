@@ -92,9 +92,9 @@ static Error runPtxas(StringRef ptxas, StringRef chip, unsigned level,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   std::string errMsg;
-  int rc = sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                               /*SecondsToWait=*/600, /*MemoryLimit=*/0,
-                               &errMsg);
+  int rc =
+      sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                          /*SecondsToWait=*/600, /*MemoryLimit=*/0, &errMsg);
   if (rc == 0)
     return Error::success();
   std::string log;
@@ -102,9 +102,9 @@ static Error runPtxas(StringRef ptxas, StringRef chip, unsigned level,
     log = (*buffer)->getBuffer().rtrim().str();
   return createStringError(
       "ptxas failed on " + ptxPath + " for " + chip + ":\n" +
-      (log.empty() ? (errMsg.empty() ? "exit status " + std::to_string(rc)
-                                     : errMsg)
-                   : log));
+      (log.empty()
+           ? (errMsg.empty() ? "exit status " + std::to_string(rc) : errMsg)
+           : log));
 }
 
 static Error writeFile(StringRef path, StringRef contents) {
@@ -143,6 +143,7 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   pmlir::registerAllPipelineDialects(registry);
   MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   std::unique_ptr<MemoryBuffer> input =
@@ -176,9 +177,8 @@ int main(int argc, char **argv) {
   if (prefix.ends_with(".ptx") || prefix.ends_with(".cubin"))
     prefix = prefix.take_front(prefix.rfind('.'));
   for (auto &[name, ptx] : ptxByModule) {
-    std::string base = ptxByModule.size() == 1
-                           ? prefix.str()
-                           : (prefix + "." + name).str();
+    std::string base =
+        ptxByModule.size() == 1 ? prefix.str() : (prefix + "." + name).str();
     std::string ptxPath = base + ".ptx", cubinPath = base + ".cubin";
     if (Error err = writeFile(ptxPath, ptx))
       return fail(toString(std::move(err)));

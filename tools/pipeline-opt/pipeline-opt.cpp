@@ -11,6 +11,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -20,6 +21,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary (pipeline-lower-to-binary) translates to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   pmlir::registerAllPipelineDialects(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipeline/Conversion/Passes.h"
 #include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
+#include "pipeline/Conversion/Passes.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,7 +31,6 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Regex.h"
 
 namespace pmlir {
@@ -75,20 +74,21 @@ static void appendPayloadTypes(Type type, SmallVectorImpl<Type> &types) {
 
 PipelineToNVGPUTypeConverter::PipelineToNVGPUTypeConverter() {
   addConversion([](Type type) { return type; });
-  addConversion([](Type type, SmallVectorImpl<Type> &results)
-                    -> std::optional<LogicalResult> {
-    if (!isPipelineDialectType(type))
-      return std::nullopt;
-    if (auto stage = dyn_cast<StageType>(type)) {
-      results.push_back(IndexType::get(type.getContext()));
-      appendStateTypes(stage.getBasePipeline(), results);
-      appendPayloadTypes(stage.getPipeline(), results);
-      return success();
-    }
-    appendStateTypes(getBasePipelineType(type), results);
-    appendPayloadTypes(type, results);
-    return success();
-  });
+  addConversion(
+      [](Type type,
+         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        if (!isPipelineDialectType(type))
+          return std::nullopt;
+        if (auto stage = dyn_cast<StageType>(type)) {
+          results.push_back(IndexType::get(type.getContext()));
+          appendStateTypes(stage.getBasePipeline(), results);
+          appendPayloadTypes(stage.getPipeline(), results);
+          return success();
+        }
+        appendStateTypes(getBasePipelineType(type), results);
+        appendPayloadTypes(type, results);
+        return success();
+      });
 }
 
 namespace {
@@ -166,9 +166,8 @@ static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
   RoleState state = loadRole(b, loc, l, role);
   Value next =
       arith::AddIOp::create(b, loc, state.stage, constInt(b, loc, 1, 32));
-  Value wrap = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, next,
-      constInt(b, loc, l.type.getStages(), 32));
+  Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                     constInt(b, loc, l.type.getStages(), 32));
   Value stage =
       arith::SelectOp::create(b, loc, wrap, constInt(b, loc, 0, 32), next);
   Value phase = arith::XOrIOp::create(b, loc, state.phase, wrap);
@@ -184,8 +183,8 @@ static Value fullBarrierId(OpBuilder &b, Location loc, PipelineType type,
                            Value stage, unsigned sub) {
   Value id = stage;
   if (type.getProducerSubStages() != 1)
-    id = arith::MulIOp::create(
-        b, loc, id, constIndex(b, loc, type.getProducerSubStages()));
+    id = arith::MulIOp::create(b, loc, id,
+                               constIndex(b, loc, type.getProducerSubStages()));
   if (sub != 0)
     id = arith::AddIOp::create(b, loc, id, constIndex(b, loc, sub));
   return id;
@@ -196,8 +195,8 @@ static Value emptyBarrierId(OpBuilder &b, Location loc, PipelineType type,
                             Value stage, unsigned sub) {
   Value id = stage;
   if (type.getConsumerSubStages() != 1)
-    id = arith::MulIOp::create(
-        b, loc, id, constIndex(b, loc, type.getConsumerSubStages()));
+    id = arith::MulIOp::create(b, loc, id,
+                               constIndex(b, loc, type.getConsumerSubStages()));
   int64_t base = type.getNumFullBarriers() + sub;
   return arith::AddIOp::create(b, loc, id, constIndex(b, loc, base));
 }
@@ -243,8 +242,8 @@ static Value tryWaitParity(OpBuilder &b, Location loc, Value barriers, Value id,
   Value pointer = barrierPointer(b, loc, barriers, id);
   Value parity =
       arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
-  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer,
-                                         parity, /*ticks=*/Value());
+  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer, parity,
+                                         /*ticks=*/Value());
 }
 
 /// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
@@ -271,7 +270,8 @@ static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
   Value remote =
       NVVM::MapaOp::create(b, loc, cluster, local, leaderCtaRank(b, loc));
   NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
-                                 /*count=*/Value(), NVVM::MemScopeKind::CLUSTER);
+                                 /*count=*/Value(),
+                                 NVVM::MemScopeKind::CLUSTER);
 }
 
 /// `role` arrives on the barrier it signals for `stage` (index), sub-stage
@@ -300,8 +300,7 @@ static Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l,
                                Role role, unsigned sub, Value ready) {
   RoleState state = loadRole(b, loc, l, role);
   Value stage = toIndex(b, loc, state.stage);
-  auto notReady =
-      arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+  auto notReady = arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
   auto ifOp = scf::IfOp::create(b, loc, notReady, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -369,15 +368,15 @@ struct CreateOpLowering : OpConversionPattern<CreateOp> {
       // group type. The cast folds away once NVGPU-to-NVVM and
       // memref-to-LLVM have turned both sides into the same descriptor.
       MemRefType storage = op.getStorage().getType();
-      auto viewType = MemRefType::get({type.getNumBarriers()},
-                                      rewriter.getI64Type(), AffineMap(),
-                                      storage.getMemorySpace());
+      auto viewType =
+          MemRefType::get({type.getNumBarriers()}, rewriter.getI64Type(),
+                          AffineMap(), storage.getMemorySpace());
       Value view = memref::ViewOp::create(
           rewriter, loc, viewType, single(adaptor.getStorage()),
           single(adaptor.getOffset()), ValueRange());
-      barriers = UnrealizedConversionCastOp::create(rewriter, loc, groupType,
-                                                    view)
-                     .getResult(0);
+      barriers =
+          UnrealizedConversionCastOp::create(rewriter, loc, groupType, view)
+              .getResult(0);
     } else {
       barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, groupType);
     }
@@ -391,8 +390,8 @@ struct CreateOpLowering : OpConversionPattern<CreateOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
       for (Type stateType : ArrayRef(types).drop_front())
-        values.push_back(memref::AllocaOp::create(
-            rewriter, loc, cast<MemRefType>(stateType)));
+        values.push_back(memref::AllocaOp::create(rewriter, loc,
+                                                  cast<MemRefType>(stateType)));
     }
     Lowered lowered(type, values);
     storeRole(rewriter, loc, lowered, Role::producer,
@@ -434,9 +433,9 @@ struct InitMbarsOpLowering : OpConversionPattern<InitMbarsOp> {
     for (gpu::Dimension dim :
          {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
       Value tid = gpu::ThreadIdOp::create(rewriter, loc, dim);
-      Value isZero = arith::CmpIOp::create(rewriter, loc,
-                                           arith::CmpIPredicate::eq, tid,
-                                           constIndex(rewriter, loc, 0));
+      Value isZero =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                constIndex(rewriter, loc, 0));
       isFirst = isFirst ? arith::AndIOp::create(rewriter, loc, isFirst, isZero)
                               .getResult()
                         : isZero;
@@ -471,8 +470,7 @@ struct InitMbarsOpLowering : OpConversionPattern<InitMbarsOp> {
 };
 
 /// pipeline.input_tile_pipeline: the pipeline's values plus the payloads.
-struct InputTilePipelineOpLowering
-    : OpConversionPattern<InputTilePipelineOp> {
+struct InputTilePipelineOpLowering : OpConversionPattern<InputTilePipelineOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
@@ -535,8 +533,8 @@ struct TryWaitOpLowering : OpConversionPattern<OpTy> {
     RoleState state = loadRole(rewriter, loc, l, role);
     Value id = waitBarrierId(rewriter, loc, l.type, role,
                              toIndex(rewriter, loc, state.stage), 0);
-    rewriter.replaceOp(op,
-                       tryWaitParity(rewriter, loc, l.barriers, id, state.phase));
+    rewriter.replaceOp(
+        op, tryWaitParity(rewriter, loc, l.barriers, id, state.phase));
     return success();
   }
 };
@@ -613,8 +611,7 @@ struct DrainProducerOpLowering : OpConversionPattern<DrainProducerOp> {
           Value stage = toIndex(b, loc, state.stage);
           for (unsigned sub = 0; sub < l.type.getConsumerSubStages(); ++sub)
             waitParity(b, loc, l.barriers,
-                       emptyBarrierId(b, loc, l.type, stage, sub),
-                       state.phase);
+                       emptyBarrierId(b, loc, l.type, stage, sub), state.phase);
           stepRole(b, loc, l, Role::producer);
           scf::YieldOp::create(b, loc);
         });
@@ -930,9 +927,8 @@ struct CommitMmaOpLowering : OpConversionPattern<CommitMmaOp> {
                                       NVVM::CTAGroupKind::CTA_1);
         return;
       }
-      Value leader = arith::TruncIOp::create(rewriter, loc,
-                                             rewriter.getI16Type(),
-                                             leaderCtaRank(rewriter, loc));
+      Value leader = arith::TruncIOp::create(
+          rewriter, loc, rewriter.getI16Type(), leaderCtaRank(rewriter, loc));
       Value mask = arith::ShLIOp::create(
           rewriter, loc, constInt(rewriter, loc, 3, 16), leader);
       NVVM::Tcgen05CommitOp::create(rewriter, loc, pointer, mask,
@@ -951,8 +947,7 @@ struct ReleaseNoStepOpLowering : OpConversionPattern<ReleaseNoStepOp> {
   matchAndRewrite(ReleaseNoStepOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Lowered l(op.getStage().getType(), adaptor.getStage());
-    signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
-           op.getSubStage());
+    signal(rewriter, op.getLoc(), l, Role::consumer, l.stage, op.getSubStage());
     rewriter.eraseOp(op);
     return success();
   }
@@ -975,60 +970,93 @@ struct StepOpLowering : OpConversionPattern<StepOp> {
 
 } // namespace
 
+namespace {
+// One named pattern per op of the direct API, handle and scoped families,
+// so that the populate list below reads op by op.
+constexpr Role kProducer = Role::producer;
+constexpr Role kConsumer = Role::consumer;
+using WaitProducerOpLowering = WaitCurrentOpLowering<WaitProducerOp, kConsumer>;
+using WaitConsumerOpLowering = WaitCurrentOpLowering<WaitConsumerOp, kProducer>;
+using TryWaitProducerOpLowering =
+    TryWaitOpLowering<TryWaitProducerOp, kConsumer>;
+using TryWaitConsumerOpLowering =
+    TryWaitOpLowering<TryWaitConsumerOp, kProducer>;
+using TryAcquireProducerOpLowering =
+    TryWaitOpLowering<TryAcquireProducerOp, kProducer>;
+using TryAcquireConsumerOpLowering =
+    TryWaitOpLowering<TryAcquireConsumerOp, kConsumer>;
+using WaitProducerIfNeededOpLowering =
+    WaitIfNeededOpLowering<WaitProducerIfNeededOp, kConsumer>;
+using WaitConsumerIfNeededOpLowering =
+    WaitIfNeededOpLowering<WaitConsumerIfNeededOp, kProducer>;
+using ProducerStepOpLowering = StepRoleOpLowering<ProducerStepOp, kProducer>;
+using ConsumerStepOpLowering = StepRoleOpLowering<ConsumerStepOp, kConsumer>;
+using ProducerSignalAndStepOpLowering =
+    SignalAndStepOpLowering<ProducerSignalAndStepOp, kProducer>;
+using ConsumerSignalAndStepOpLowering =
+    SignalAndStepOpLowering<ConsumerSignalAndStepOp, kConsumer>;
+using ProducerMbarOpLowering = MbarOfOpLowering<ProducerMbarOp, kProducer>;
+using ConsumerMbarOpLowering = MbarOfOpLowering<ConsumerMbarOp, kConsumer>;
+using ProducerStageOpLowering = StageOfOpLowering<ProducerStageOp, kProducer>;
+using ConsumerStageOpLowering = StageOfOpLowering<ConsumerStageOp, kConsumer>;
+using AcquireProducerOpLowering =
+    AcquireStageOpLowering<AcquireProducerOp, kProducer>;
+using AcquireConsumerOpLowering =
+    AcquireStageOpLowering<AcquireConsumerOp, kConsumer>;
+using ProduceOpLowering = ScopedOpLowering<ProduceOp, /*arriveOnExit=*/false>;
+using ConsumeOpLowering = ScopedOpLowering<ConsumeOp, /*arriveOnExit=*/true>;
+using ConsumeExplicitOpLowering =
+    ScopedOpLowering<ConsumeExplicitOp, /*arriveOnExit=*/false>;
+} // namespace
+
 void pmlir::populatePipelineToNVGPUConversionPatterns(
     const TypeConverter &typeConverter, RewritePatternSet &patterns) {
-  constexpr Role producer = Role::producer;
-  constexpr Role consumer = Role::consumer;
   patterns.add<
       // Setup.
-      CreateOpLowering,                                       // create
-      SmemBytesOpLowering,                                    // smem_bytes
-      InitMbarsOpLowering,                                    // init_mbars
-      InputTilePipelineOpLowering,                  // input_tile_pipeline
-      RoleOpLowering,                                         // role
+      CreateOpLowering,            // pipeline.create
+      SmemBytesOpLowering,         // pipeline.smem_bytes
+      InitMbarsOpLowering,         // pipeline.init_mbars
+      InputTilePipelineOpLowering, // pipeline.input_tile_pipeline
+      RoleOpLowering,              // pipeline.role
       // Direct API.
-      WaitCurrentOpLowering<WaitProducerOp, consumer>,        // wait_producer
-      WaitCurrentOpLowering<WaitConsumerOp, producer>,        // wait_consumer
-      TryWaitOpLowering<TryWaitProducerOp, consumer>,     // try_wait_producer
-      TryWaitOpLowering<TryWaitConsumerOp, producer>,     // try_wait_consumer
-      TryWaitOpLowering<TryAcquireProducerOp, producer>,  // try_acquire_producer
-      TryWaitOpLowering<TryAcquireConsumerOp, consumer>,  // try_acquire_consumer
-      WaitIfNeededOpLowering<WaitProducerIfNeededOp,
-                             consumer>,               // wait_producer_if_needed
-      WaitIfNeededOpLowering<WaitConsumerIfNeededOp,
-                             producer>,               // wait_consumer_if_needed
-      StepRoleOpLowering<ProducerStepOp, producer>,           // producer_step
-      StepRoleOpLowering<ConsumerStepOp, consumer>,           // consumer_step
-      SignalAndStepOpLowering<ProducerSignalAndStepOp,
-                              producer>,             // producer_signal_and_step
-      SignalAndStepOpLowering<ConsumerSignalAndStepOp,
-                              consumer>,             // consumer_signal_and_step
-      DrainProducerOpLowering,                                // drain_producer
-      MbarOfOpLowering<ProducerMbarOp, producer>,             // producer_mbar
-      MbarOfOpLowering<ConsumerMbarOp, consumer>,             // consumer_mbar
-      StageOfOpLowering<ProducerStageOp, producer>,           // producer_stage
-      StageOfOpLowering<ConsumerStageOp, consumer>,           // consumer_stage
+      WaitProducerOpLowering,          // pipeline.wait_producer
+      WaitConsumerOpLowering,          // pipeline.wait_consumer
+      TryWaitProducerOpLowering,       // pipeline.try_wait_producer
+      TryWaitConsumerOpLowering,       // pipeline.try_wait_consumer
+      TryAcquireProducerOpLowering,    // pipeline.try_acquire_producer
+      TryAcquireConsumerOpLowering,    // pipeline.try_acquire_consumer
+      WaitProducerIfNeededOpLowering,  // pipeline.wait_producer_if_needed
+      WaitConsumerIfNeededOpLowering,  // pipeline.wait_consumer_if_needed
+      ProducerStepOpLowering,          // pipeline.producer_step
+      ConsumerStepOpLowering,          // pipeline.consumer_step
+      ProducerSignalAndStepOpLowering, // pipeline.producer_signal_and_step
+      ConsumerSignalAndStepOpLowering, // pipeline.consumer_signal_and_step
+      DrainProducerOpLowering,         // pipeline.drain_producer
+      ProducerMbarOpLowering,          // pipeline.producer_mbar
+      ConsumerMbarOpLowering,          // pipeline.consumer_mbar
+      ProducerStageOpLowering,         // pipeline.producer_stage
+      ConsumerStageOpLowering,         // pipeline.consumer_stage
       // Stage handles.
-      AcquireStageOpLowering<AcquireProducerOp, producer>,  // acquire_producer
-      AcquireStageOpLowering<AcquireConsumerOp, consumer>,  // acquire_consumer
-      IndexOpLowering,                                        // index
-      MbarOpLowering,                                         // mbar
-      ArriveOpLowering,                                       // arrive
-      ExpectTxOpLowering,                                     // expect_tx
-      PayloadOpLowering,                                      // payload
-      ReleaseOpLowering,                                      // release
-      ReleaseWithoutSignalOpLowering,                // release_without_signal
-      // Scoped forms (each lowers its pipeline.yield).
-      ScopedOpLowering<ProduceOp, /*arriveOnExit=*/false>,    // produce
-      ScopedOpLowering<ConsumeOp, /*arriveOnExit=*/true>,     // consume
-      ScopedOpLowering<ConsumeExplicitOp, /*arriveOnExit=*/false>, // consume_explicit
+      AcquireProducerOpLowering,      // pipeline.acquire_producer
+      AcquireConsumerOpLowering,      // pipeline.acquire_consumer
+      IndexOpLowering,                // pipeline.index
+      MbarOpLowering,                 // pipeline.mbar
+      ArriveOpLowering,               // pipeline.arrive
+      ExpectTxOpLowering,             // pipeline.expect_tx
+      PayloadOpLowering,              // pipeline.payload
+      ReleaseOpLowering,              // pipeline.release
+      ReleaseWithoutSignalOpLowering, // pipeline.release_without_signal
+      // Scoped forms; each also lowers its pipeline.yield.
+      ProduceOpLowering,         // pipeline.produce
+      ConsumeOpLowering,         // pipeline.consume
+      ConsumeExplicitOpLowering, // pipeline.consume_explicit
       // Role pipeline.
-      AcquireOpLowering,                                      // acquire
-      WaitOpLowering,                                         // wait
-      CommitOpLowering,                                       // commit
-      CommitMmaOpLowering,                                    // commit_mma
-      ReleaseNoStepOpLowering,                                // release_no_step
-      StepOpLowering                                          // step
+      AcquireOpLowering,       // pipeline.acquire
+      WaitOpLowering,          // pipeline.wait
+      CommitOpLowering,        // pipeline.commit
+      CommitMmaOpLowering,     // pipeline.commit_mma
+      ReleaseNoStepOpLowering, // pipeline.release_no_step
+      StepOpLowering           // pipeline.step
       >(typeConverter, patterns.getContext());
 }
 
@@ -1056,10 +1084,10 @@ void pmlir::configurePipelineToNVGPUConversionTarget(
 /// True for the ops whose lowering emits instructions that need sm_90
 /// (mbarrier try_wait.parity, expect_tx, clusters, mapa).
 static bool emitsBarrierInstructions(Operation *op) {
-  return !isa<SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp, PayloadOp,
-              ProducerMbarOp, ConsumerMbarOp, MbarOp, ProducerStageOp,
-              ConsumerStageOp, ProducerStepOp, ConsumerStepOp, StepOp,
-              ReleaseWithoutSignalOp, YieldOp>(op);
+  return !isa<CreateOp, SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp,
+              PayloadOp, ProducerMbarOp, ConsumerMbarOp, MbarOp,
+              ProducerStageOp, ConsumerStageOp, ProducerStepOp, ConsumerStepOp,
+              StepOp, ReleaseWithoutSignalOp, YieldOp>(op);
 }
 
 namespace {
@@ -1078,9 +1106,8 @@ static TargetChips getTargetChips(Operation *op, StringRef defaultChip) {
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
           result.chips.push_back(nvvm.getChip().str());
     if (!result.chips.empty()) {
-      result.origin = ("the #nvvm.target of gpu.module @" +
-                       module.getSymName())
-                          .str();
+      result.origin =
+          ("the #nvvm.target of gpu.module @" + module.getSymName()).str();
       return result;
     }
   }
@@ -1124,12 +1151,10 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
 /// Describes where a value of a pipeline-dialect type comes from, if that
 /// is not somewhere the lowering can follow back to a pipeline.create.
 static std::optional<std::string> describeUnsupportedOrigin(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    if (isa<FunctionOpInterface>(parent) && arg.getOwner()->isEntryBlock())
-      return "a function argument";
-    return std::nullopt; // scf/cf block arguments and region handles
-  }
+  // Block arguments: scf/cf arguments and region handles are followed by
+  // the conversion; function arguments are reported with the signature.
+  if (isa<BlockArgument>(value))
+    return std::nullopt;
   Operation *def = value.getDefiningOp();
   if (isa<PipelineDialect>(def->getDialect()) ||
       isa<scf::SCFDialect, cf::ControlFlowDialect>(def->getDialect()))
@@ -1203,7 +1228,8 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
       return;
     auto func = op->getParentOfType<FunctionOpInterface>();
     auto [it, inserted] = firstCommitMma.try_emplace(func, commit);
-    unsigned group = commit.getStage().getType().getBasePipeline().getCtaGroup();
+    unsigned group =
+        commit.getStage().getType().getBasePipeline().getCtaGroup();
     unsigned firstGroup =
         it->second.getStage().getType().getBasePipeline().getCtaGroup();
     if (!inserted && group != firstGroup) {

@@ -1,0 +1,34 @@
+// RUN: pipeline-opt %s -split-input-file -pipeline-legalize-kernel-abi -verify-diagnostics | FileCheck %s
+
+// A TMA descriptor argument becomes a pointer to the CUtensorMap, cast back
+// to the descriptor inside; memrefs with static shapes are kept.
+
+!desc = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @descriptor
+  // CHECK-SAME:  (%[[PTR:.*]]: !llvm.ptr, %[[OUT:.*]]: memref<4xf32>)
+  // CHECK-NEXT:  %[[DESC:.*]] = builtin.unrealized_conversion_cast %[[PTR]] : !llvm.ptr to !nvgpu.tensormap.descriptor
+  // CHECK-NEXT:  nvgpu.tma.prefetch.descriptor %[[DESC]]
+  gpu.func @descriptor(%a: !desc, %out: memref<4xf32>) kernel {
+    nvgpu.tma.prefetch.descriptor %a : !desc
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op expects memref arguments with a static shape and static strides (the bare-pointer kernel ABI passes one pointer per memref), got 'memref<?xf32>' for argument #1}}
+  gpu.func @dynamic_shape(%n: index, %a: memref<?xf32>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'gpu.func' op expects memref arguments with a static shape and static strides (the bare-pointer kernel ABI passes one pointer per memref), got 'memref<4x4xf32, strided<[?, 1]>>' for argument #0}}
+  gpu.func @dynamic_stride(%a: memref<4x4xf32, strided<[?, 1]>>) kernel {
+    gpu.return
+  }
+}
