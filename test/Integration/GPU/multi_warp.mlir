@@ -9,9 +9,9 @@
 // mix32(i * 128 + t * 32 + k) ^ 0x5a5a, k < 32, into its quarter of the
 // stage's 128-element payload row and arrives. Consumer warp w owns quarter
 // w - 1: its lane 0 reads it and hands element k to lane k (gpu.shuffle),
-// lane k stores it at out[i * 128 + (w - 1) * 32 + k]; then lane 0 releases
-// with a signal while the other lanes release without one (each lane's handle
-// is consumed exactly once). Only the signalling lane touches the stage's
+// lane k stores it at out[i * 128 + (w - 1) * 32 + k]; then lane 0 arrives
+// on the stage's empty barrier for its warp and every lane ends its handle
+// with `release_without_signal`. Only the signalling lane touches the stage's
 // shared memory (see explicit.mlir and docs/testing.md for why).
 //
 // REQUIRES: cuda-gpu
@@ -93,10 +93,9 @@ gpu.module @multi_warp {
         %o = arith.addi %row, %col : index
         memref.store %v, %out[%o] : memref<131072xi32>
         scf.if %is_leader {
-          pipeline.release %s : !CS
-        } else {
-          pipeline.release_without_signal %s : !CS
+          pipeline.arrive %s : !CS
         }
+        pipeline.release_without_signal %s : !CS
       }
     }
     gpu.return
