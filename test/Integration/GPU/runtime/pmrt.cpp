@@ -1,0 +1,337 @@
+//===- pmrt.cpp - host runtime for the GPU integration tests --------------===//
+
+#include "pmrt.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <thread>
+#include <unistd.h>
+
+namespace pmrt {
+
+namespace {
+struct State {
+  bool initialized = false;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  int smCount = 0;
+  int ccMajor = 0;
+  int ccMinor = 0;
+  std::string name;
+};
+State &state() {
+  static State s;
+  return s;
+}
+} // namespace
+
+void reportDriverError(CUresult result, const char *call, const char *file,
+                       int line) {
+  const char *name = nullptr;
+  const char *text = nullptr;
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
+    name = "unknown error";
+  if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
+    text = "no description";
+  std::fprintf(stdout, "ERROR: CUDA driver call failed: %s -> %s (%d): %s [%s:%d]\n",
+               call, name, static_cast<int>(result), text, file, line);
+  std::fflush(stdout);
+  std::_Exit(2);
+}
+
+void init() {
+  State &s = state();
+  if (s.initialized)
+    return;
+  PMRT_CHECK(cuInit(0));
+  int count = 0;
+  PMRT_CHECK(cuDeviceGetCount(&count));
+  int ordinal = 0;
+  if (const char *env = std::getenv("PMRT_DEVICE"))
+    ordinal = std::atoi(env);
+  if (ordinal < 0 || ordinal >= count) {
+    std::printf("ERROR: device %d requested, %d present\n", ordinal, count);
+    std::fflush(stdout);
+    std::_Exit(2);
+  }
+  PMRT_CHECK(cuDeviceGet(&s.device, ordinal));
+  PMRT_CHECK(cuDevicePrimaryCtxRetain(&s.context, s.device));
+  PMRT_CHECK(cuCtxSetCurrent(s.context));
+  PMRT_CHECK(cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING));
+  PMRT_CHECK(cuDeviceGetAttribute(
+      &s.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device));
+  PMRT_CHECK(cuDeviceGetAttribute(
+      &s.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, s.device));
+  PMRT_CHECK(cuDeviceGetAttribute(
+      &s.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, s.device));
+  char name[256] = {0};
+  PMRT_CHECK(cuDeviceGetName(name, sizeof(name) - 1, s.device));
+  s.name = name;
+  int driver = 0;
+  PMRT_CHECK(cuDriverGetVersion(&driver));
+  std::printf("device: %s, sm_%d%d, %d SMs, CUDA driver API %d.%d\n",
+              s.name.c_str(), s.ccMajor, s.ccMinor, s.smCount, driver / 1000,
+              (driver % 1000) / 10);
+  std::fflush(stdout);
+  s.initialized = true;
+}
+
+int smCount() { return state().smCount; }
+int computeCapabilityMajor() { return state().ccMajor; }
+int computeCapabilityMinor() { return state().ccMinor; }
+std::string deviceName() { return state().name; }
+
+CUmodule loadModule(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::printf("ERROR: cannot open kernel module '%s'\n", path.c_str());
+    std::fflush(stdout);
+    std::_Exit(2);
+  }
+  std::vector<char> image((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
+  image.push_back('\0'); // PTX text must be NUL-terminated; harmless for ELF.
+  CUmodule module = nullptr;
+  CUresult r = cuModuleLoadData(&module, image.data());
+  if (r != CUDA_SUCCESS) {
+    std::printf("ERROR: loading '%s' failed\n", path.c_str());
+    reportDriverError(r, "cuModuleLoadData", __FILE__, __LINE__);
+  }
+  return module;
+}
+
+CUfunction getKernel(CUmodule module, const char *name) {
+  CUfunction fn = nullptr;
+  CUresult r = cuModuleGetFunction(&fn, module, name);
+  if (r != CUDA_SUCCESS) {
+    std::printf("ERROR: kernel '%s' not found in module\n", name);
+    reportDriverError(r, "cuModuleGetFunction", __FILE__, __LINE__);
+  }
+  return fn;
+}
+
+std::string selfDir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0)
+    return ".";
+  buf[n] = '\0';
+  std::string path(buf);
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+std::string cubinPath(int argc, char **argv, const std::string &defaultName) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--cubin") == 0)
+      return argv[i + 1];
+  return selfDir() + "/" + defaultName;
+}
+
+long long intOption(int argc, char **argv, const char *name,
+                    long long fallback) {
+  std::string flag = std::string("--") + name;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (flag == argv[i])
+      return std::atoll(argv[i + 1]);
+  return fallback;
+}
+
+bool underSanitizer() {
+  const char *env = std::getenv("PMRT_SANITIZER");
+  return env && *env && std::strcmp(env, "0") != 0;
+}
+
+DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
+  PMRT_CHECK(cuMemAlloc(&ptr_, bytes ? bytes : 4));
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_)
+    cuMemFree(ptr_);
+}
+
+void DeviceBuffer::upload(const void *host, size_t bytes) {
+  PMRT_CHECK(cuMemcpyHtoD(ptr_, host, bytes));
+}
+
+void DeviceBuffer::download(void *host, size_t bytes) const {
+  PMRT_CHECK(cuMemcpyDtoH(host, ptr_, bytes));
+}
+
+void DeviceBuffer::fill32(uint32_t value) {
+  PMRT_CHECK(cuMemsetD32(ptr_, value, bytes_ / 4));
+}
+
+TensorMap2D::TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype,
+                         size_t elemBytes, uint64_t rows, uint64_t cols,
+                         uint32_t boxRows, uint32_t boxCols)
+    : storage_(sizeof(CUtensorMap)) {
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof(map));
+  // Dimension 0 is the innermost (contiguous) one.
+  cuuint64_t dims[2] = {cols, rows};
+  cuuint64_t strides[1] = {cols * elemBytes}; // bytes, dims 1..rank-1
+  cuuint32_t box[2] = {boxCols, boxRows};
+  cuuint32_t elemStrides[2] = {1, 1};
+  PMRT_CHECK(cuTensorMapEncodeTiled(
+      &map, dtype, 2, reinterpret_cast<void *>(base), dims, strides, box,
+      elemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  storage_.upload(&map, sizeof(map));
+}
+
+KernelArgs &KernelArgs::ptr(CUdeviceptr p) {
+  std::vector<unsigned char> bytes(sizeof(p));
+  std::memcpy(bytes.data(), &p, sizeof(p));
+  storage_.push_back(std::move(bytes));
+  return *this;
+}
+
+KernelArgs &KernelArgs::i32(int32_t v) {
+  std::vector<unsigned char> bytes(sizeof(v));
+  std::memcpy(bytes.data(), &v, sizeof(v));
+  storage_.push_back(std::move(bytes));
+  return *this;
+}
+
+KernelArgs &KernelArgs::i64(int64_t v) {
+  std::vector<unsigned char> bytes(sizeof(v));
+  std::memcpy(bytes.data(), &v, sizeof(v));
+  storage_.push_back(std::move(bytes));
+  return *this;
+}
+
+void **KernelArgs::data() {
+  pointers_.clear();
+  for (auto &bytes : storage_)
+    pointers_.push_back(bytes.data());
+  return pointers_.empty() ? nullptr : pointers_.data();
+}
+
+double timeoutSeconds() {
+  if (const char *env = std::getenv("PMRT_TIMEOUT_S")) {
+    double t = std::atof(env);
+    if (t > 0)
+      return t;
+  }
+  return 20.0;
+}
+
+void waitWithWatchdog(const char *test) {
+  using Clock = std::chrono::steady_clock;
+  const double limit = timeoutSeconds();
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(limit));
+  while (true) {
+    CUresult r = cuStreamQuery(state().stream);
+    if (r == CUDA_SUCCESS)
+      return;
+    if (r != CUDA_ERROR_NOT_READY) {
+      std::printf("ERROR: kernel of test %s failed\n", test);
+      reportDriverError(r, "cuStreamQuery", __FILE__, __LINE__);
+    }
+    if (Clock::now() >= deadline) {
+      std::printf("HANG: hang in test %s (kernel still running after %.1f s)\n",
+                  test, limit);
+      std::fflush(stdout);
+      // The kernel cannot be stopped from the host; ending the process makes
+      // the driver destroy the context and the kernel with it.
+      std::_Exit(3);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+double launchAndWait(const char *test, CUfunction fn, const LaunchConfig &cfg,
+                     KernelArgs &args) {
+  if (cfg.dynamicSmem > 48 * 1024)
+    PMRT_CHECK(cuFuncSetAttribute(
+        fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, cfg.dynamicSmem));
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = cfg.grid[0];
+  config.gridDimY = cfg.grid[1];
+  config.gridDimZ = cfg.grid[2];
+  config.blockDimX = cfg.block[0];
+  config.blockDimY = cfg.block[1];
+  config.blockDimZ = cfg.block[2];
+  config.sharedMemBytes = cfg.dynamicSmem;
+  config.hStream = state().stream;
+  CUlaunchAttribute attrs[1];
+  std::memset(attrs, 0, sizeof(attrs));
+  if (cfg.cluster[0] * cfg.cluster[1] * cfg.cluster[2] > 1) {
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[0].value.clusterDim.x = cfg.cluster[0];
+    attrs[0].value.clusterDim.y = cfg.cluster[1];
+    attrs[0].value.clusterDim.z = cfg.cluster[2];
+    config.attrs = attrs;
+    config.numAttrs = 1;
+  }
+  auto start = std::chrono::steady_clock::now();
+  CUresult r = cuLaunchKernelEx(&config, fn, args.data(), nullptr);
+  if (r != CUDA_SUCCESS) {
+    std::printf("ERROR: launch of test %s failed\n", test);
+    reportDriverError(r, "cuLaunchKernelEx", __FILE__, __LINE__);
+  }
+  waitWithWatchdog(test);
+  auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
+void Report::check(const std::string &test, bool ok, const std::string &why) {
+  if (ok) {
+    ++passed_;
+    std::printf("PASS: %s\n", test.c_str());
+  } else {
+    ++failed_;
+    std::printf("FAIL: %s: %s\n", test.c_str(), why.c_str());
+  }
+  std::fflush(stdout);
+}
+
+int Report::finish() const {
+  std::printf("%s: %d passed, %d failed\n", program_.c_str(), passed_,
+              failed_);
+  std::fflush(stdout);
+  return failed_ == 0 ? 0 : 1;
+}
+
+bool compareU32(const std::vector<uint32_t> &got,
+                const std::vector<uint32_t> &want, std::string &why) {
+  if (got.size() != want.size()) {
+    why += "size " + std::to_string(got.size()) + " vs " +
+           std::to_string(want.size()) + "; ";
+    return false;
+  }
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == want[i])
+      continue;
+    if (bad < 5) {
+      char line[128];
+      std::snprintf(line, sizeof(line), "[%zu]: got 0x%08x, want 0x%08x; ", i,
+                    got[i], want[i]);
+      why += line;
+    }
+    ++bad;
+  }
+  if (bad)
+    why += std::to_string(bad) + " of " + std::to_string(got.size()) +
+           " elements differ";
+  return bad == 0;
+}
+
+uint32_t mix32(uint32_t x) {
+  x *= 0x9E3779B1u;
+  x ^= x >> 16;
+  return x;
+}
+
+} // namespace pmrt

@@ -1,0 +1,181 @@
+//===- pmrt.h - host runtime for the GPU integration tests ------*- C++ -*-===//
+//
+// A small host runtime over the CUDA driver API for the pipeline-mlir GPU
+// integration tests: load a cubin, allocate and fill buffers, encode TMA
+// descriptors, launch with grid / block / cluster dims and dynamic shared
+// memory, wait with a watchdog, copy back and compare.
+//
+// The binaries built on it depend on libcuda.so.1 alone at run time (libstdc++
+// is linked statically), so they run on a GPU machine as they are.
+//
+// Every driver call is checked: a failure prints the call, the error name and
+// string, and exits with status 2. A kernel that does not finish before the
+// deadline is reported as "HANG: hang in test <name>" and the process exits
+// with status 3 (the driver tears the context down).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_TEST_INTEGRATION_GPU_RUNTIME_PMRT_H
+#define PIPELINE_TEST_INTEGRATION_GPU_RUNTIME_PMRT_H
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pmrt {
+
+/// Reports a failed driver call and exits(2). Used by PMRT_CHECK.
+[[noreturn]] void reportDriverError(CUresult result, const char *call,
+                                    const char *file, int line);
+
+#define PMRT_CHECK(call)                                                       \
+  do {                                                                         \
+    CUresult pmrt_result_ = (call);                                            \
+    if (pmrt_result_ != CUDA_SUCCESS)                                          \
+      ::pmrt::reportDriverError(pmrt_result_, #call, __FILE__, __LINE__);      \
+  } while (0)
+
+/// Initializes the driver, picks device 0 (or $PMRT_DEVICE) and makes its
+/// primary context current. Prints one line describing the device.
+void init();
+
+/// Properties of the device picked by init().
+int smCount();
+int computeCapabilityMajor();
+int computeCapabilityMinor();
+std::string deviceName();
+
+/// Loads a cubin (or PTX) file. Exits(2) with a message when the file is
+/// missing or the driver rejects it.
+CUmodule loadModule(const std::string &path);
+
+/// The kernel `name` of `module`; exits(2) when it is missing.
+CUfunction getKernel(CUmodule module, const char *name);
+
+/// Where the test binary lives: cubins are looked up next to it.
+std::string selfDir();
+
+/// Parses `--cubin PATH` from argv, else returns selfDir()/<defaultName>.
+std::string cubinPath(int argc, char **argv, const std::string &defaultName);
+
+/// The value of integer option `--<name> N` in argv, else `fallback`.
+long long intOption(int argc, char **argv, const char *name,
+                    long long fallback);
+
+/// True when running under compute-sanitizer (the run-all script sets
+/// PMRT_SANITIZER); tests may shrink their problem sizes.
+bool underSanitizer();
+
+/// A device allocation; freed by the destructor.
+class DeviceBuffer {
+public:
+  explicit DeviceBuffer(size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  CUdeviceptr ptr() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+
+  void upload(const void *host, size_t bytes);
+  void download(void *host, size_t bytes) const;
+  /// Fills the buffer with the 32-bit pattern `value` (poison).
+  void fill32(uint32_t value);
+
+  template <typename T> void upload(const std::vector<T> &host) {
+    upload(host.data(), host.size() * sizeof(T));
+  }
+  template <typename T> std::vector<T> download(size_t count) const {
+    std::vector<T> host(count);
+    download(host.data(), count * sizeof(T));
+    return host;
+  }
+
+private:
+  CUdeviceptr ptr_ = 0;
+  size_t bytes_ = 0;
+};
+
+/// A 2-D row-major tensor map (cuTensorMapEncodeTiled) copied into device
+/// memory, the form in which MLIR's nvgpu lowering takes a
+/// `!nvgpu.tensormap.descriptor` kernel argument (a generic pointer to the
+/// 128-byte descriptor).
+class TensorMap2D {
+public:
+  /// `rows` x `cols` elements of `dtype` at `base`; boxes of `boxRows` x
+  /// `boxCols`, no swizzle, no interleave, out-of-bound elements zero.
+  TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype, size_t elemBytes,
+              uint64_t rows, uint64_t cols, uint32_t boxRows,
+              uint32_t boxCols);
+  CUdeviceptr devicePtr() const { return storage_.ptr(); }
+
+private:
+  DeviceBuffer storage_;
+};
+
+/// Launch geometry.
+struct LaunchConfig {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned cluster[3] = {1, 1, 1}; ///< {1,1,1}: no cluster attribute.
+  unsigned dynamicSmem = 0;
+};
+
+/// Kernel parameters in declaration order. Memrefs are passed as one device
+/// pointer each (bare-pointer convention); scalars by value.
+class KernelArgs {
+public:
+  KernelArgs &ptr(CUdeviceptr p);
+  KernelArgs &i32(int32_t v);
+  KernelArgs &i64(int64_t v);
+  void **data();
+
+private:
+  std::vector<std::vector<unsigned char>> storage_;
+  std::vector<void *> pointers_;
+};
+
+/// Launches `fn` with cuLaunchKernelEx on the runtime's stream (sets the
+/// cluster-dimension attribute when cluster dims are not all 1 and raises the
+/// dynamic shared-memory limit when needed), then waits with the watchdog.
+/// Returns the elapsed milliseconds.
+double launchAndWait(const char *test, CUfunction fn, const LaunchConfig &cfg,
+                     KernelArgs &args);
+
+/// Waits for the runtime's stream with a deadline of timeoutSeconds()
+/// seconds; on expiry prints "HANG: hang in test <test>" and exits(3).
+void waitWithWatchdog(const char *test);
+
+/// The watchdog deadline: $PMRT_TIMEOUT_S, else 20 seconds.
+double timeoutSeconds();
+
+/// Collects PASS/FAIL lines of one test binary.
+class Report {
+public:
+  explicit Report(std::string program) : program_(std::move(program)) {}
+  /// Prints "PASS: <test>" or "FAIL: <test>: <why>".
+  void check(const std::string &test, bool ok, const std::string &why = "");
+  /// Prints "<program>: N passed, M failed"; returns the exit status.
+  int finish() const;
+
+private:
+  std::string program_;
+  int passed_ = 0;
+  int failed_ = 0;
+};
+
+/// Compares `got` with `want` element by element; on the first mismatches
+/// (up to 5) appends "i: got X, want Y" to `why`. Returns true when equal.
+bool compareU32(const std::vector<uint32_t> &got,
+                const std::vector<uint32_t> &want, std::string &why);
+
+/// A deterministic 32-bit mixing function, the same as the kernels' `hash`
+/// (see Inputs of the kernels): used to derive payload values.
+uint32_t mix32(uint32_t x);
+
+} // namespace pmrt
+
+#endif // PIPELINE_TEST_INTEGRATION_GPU_RUNTIME_PMRT_H
