@@ -2,6 +2,7 @@
 
 #include "pipeline/Pipelines/Pipelines.h"
 #include "pipeline/Conversion/Passes.h"
+#include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
 #include "pipeline/Target/CudaTarget.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -51,10 +52,9 @@ pmlir::getNVVMLoweringConfig(StringRef chip, StringRef features,
 
 /// Checks that run on the input before anything is lowered.
 static void addInputChecks(OpPassManager &pm) {
-  // TODO(integrator): run the linearity checker first once the `linearity`
-  // branch is merged; this one line is all both pipelines need:
-  //   pm.addPass(createPipelineVerifyLinearity());
-  (void)pm;
+  // The lowering assumes linear stage handles: reject a kernel that leaks,
+  // double-releases or misuses one before anything is rewritten.
+  pm.addPass(createPipelineVerifyLinearity());
 }
 
 void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,

@@ -50,9 +50,12 @@ static cl::opt<std::string>
                           "and <path>.cubin"),
                  cl::value_desc("path"), cl::Required, cl::cat(category));
 
+// cl::desc keeps a StringRef: the text must outlive the option.
+static const std::string chipHelp =
+    "target chip: " + pmlir::cuda::getSupportedChipList();
+
 static cl::opt<std::string>
-    chipName("chip",
-             cl::desc("target chip: " + pmlir::cuda::getSupportedChipList()),
+    chipName("chip", cl::desc(chipHelp),
              cl::init("sm_100a"), cl::cat(category));
 
 static cl::opt<std::string>

@@ -27,7 +27,9 @@ gpu.module @m {
     // arrive the same way.
     // CHECK:      nvvm.mapa
     // CHECK-NEXT: nvvm.mbarrier.arrive {{.*}}scope = #nvvm.mem_scope<cluster>
-    pipeline.release %s : !pipeline.stage<consumer, !P>
+    pipeline.release_without_signal %s : !pipeline.stage<consumer, !P>
+    %s2 = pipeline.acquire_consumer %p : !P
+    pipeline.release %s2 : !pipeline.stage<consumer, !P>
     // CHECK:      nvvm.mapa
     // CHECK-NEXT: nvvm.mbarrier.arrive {{.*}}scope = #nvvm.mem_scope<cluster>
     pipeline.consume %p as %t : !P {

@@ -113,6 +113,9 @@ gpu.module @m {
     // CHECK-NEXT:   nvgpu.mbarrier.try_wait.parity %{{.*}}[%[[IDX]]], %[[PH]]
     // CHECK-NEXT: }
     %s = pipeline.acquire_consumer %p ready(%r) : !P
+    // The explicit arrive, then release_without_signal only steps.
+    // CHECK:      nvgpu.mbarrier.arrive
+    pipeline.arrive %s : !pipeline.stage<consumer, !P>
     // CHECK-NOT:  nvgpu.mbarrier.arrive
     // CHECK:      arith.cmpi eq
     // CHECK-NOT:  nvgpu.mbarrier.arrive

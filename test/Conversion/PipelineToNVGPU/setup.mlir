@@ -136,6 +136,7 @@ gpu.module @m {
     // CHECK: nvgpu.mbarrier.try_wait.parity %[[G]]
     pipeline.wait_producer %tp : !TP
     %s = pipeline.wait %r : !pipeline.role<consumer, !P>
+    pipeline.release_no_step %s : !pipeline.stage<consumer, !P>
     pipeline.step %s : !pipeline.stage<consumer, !P>
     gpu.return
   }

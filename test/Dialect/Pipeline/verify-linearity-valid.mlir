@@ -610,3 +610,19 @@ func.func @tile_access(%c: i1) -> f16 {
 // Functions without a body and without handles are fine.
 // CHECK-LABEL: func.func private @external
 func.func private @external(index) -> index
+
+// -----
+
+// The elected lane releases (arrive + step), the other lanes only step: the
+// release on the leader's path is the signal of the whole warp.
+// CHECK-LABEL: func.func @elected_release_else_release_without_signal
+func.func @elected_release_else_release_without_signal(%leader: i1) {
+  %p = pipeline.create -> !pipeline.pipeline<stages = 2>
+  %s = pipeline.acquire_consumer %p : !pipeline.pipeline<stages = 2>
+  scf.if %leader {
+    pipeline.release %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2>>
+  } else {
+    pipeline.release_without_signal %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2>>
+  }
+  return
+}

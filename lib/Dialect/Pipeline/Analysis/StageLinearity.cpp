@@ -1149,6 +1149,9 @@ void Checker::consume(unsigned h, Operation *op, StageType type) {
     if (auto release = dyn_cast<ReleaseOp>(op)) {
       if (arrived[h] & subStageBit(release.getSubStage()))
         reportDoubleSignal(h, op);
+      // A signalling release on one path (an elected lane) counts as the
+      // signal of a release_without_signal on the other path.
+      evidence[h] = 1;
     } else if (isa<ReleaseWithoutSignalOp, StepOp>(op)) {
       pendingSignals.push_back({op, h});
     }
