@@ -103,6 +103,32 @@ func.func @create_misaligned(%buf: memref<?xi8, #gpu.address_space<workgroup>>) 
 
 // -----
 
+func.func @create_negative_offset(%buf: memref<64xi8, #gpu.address_space<workgroup>>) {
+  %c = arith.constant -8 : index
+  // expected-error@+1 {{expects a non-negative offset, got -8}}
+  %p = pipeline.create in %buf[%c] : memref<64xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2>
+  return
+}
+
+// -----
+
+// The generic form can give the buffer without the offset (or the reverse).
+func.func @create_storage_without_offset(%buf: memref<64xi8, #gpu.address_space<workgroup>>) {
+  // expected-error@+1 {{expects both a storage buffer and a byte offset, or neither, got only the buffer}}
+  %p = "pipeline.create"(%buf) {operandSegmentSizes = array<i32: 1, 0>} : (memref<64xi8, #gpu.address_space<workgroup>>) -> !pipeline.pipeline<stages = 2>
+  return
+}
+
+// -----
+
+func.func @create_offset_without_storage(%off: index) {
+  // expected-error@+1 {{expects both a storage buffer and a byte offset, or neither, got only the offset}}
+  %p = "pipeline.create"(%off) {operandSegmentSizes = array<i32: 0, 1>} : (index) -> !pipeline.pipeline<stages = 2>
+  return
+}
+
+// -----
+
 func.func @create_too_small(%buf: memref<32xi8, #gpu.address_space<workgroup>>) {
   %c8 = arith.constant 8 : index
   // expected-error@+1 {{expects storage of at least 40 bytes for the barriers at offset 8, got 32}}
@@ -364,6 +390,19 @@ func.func @scoped_wrong_arg() {
   "pipeline.consume"(%p) ({
   ^bb0(%s: !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>):
     "pipeline.yield"() : () -> ()
+  }) : (!pipeline.pipeline<stages = 2>) -> ()
+  return
+}
+
+// -----
+
+// The generic form can end the region with another terminator.
+func.func @scoped_not_yield() {
+  %p = pipeline.create -> !pipeline.pipeline<stages = 2>
+  // expected-error@+1 {{expects the region to end with 'pipeline.yield', got 'cf.br'}}
+  "pipeline.produce"(%p) ({
+  ^bb0(%s: !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>):
+    cf.br ^bb0(%s : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>)
   }) : (!pipeline.pipeline<stages = 2>) -> ()
   return
 }

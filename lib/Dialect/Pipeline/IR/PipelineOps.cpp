@@ -35,6 +35,11 @@ static LogicalResult verifySubStage(Operation *op, PipelineType type, Role role,
 //===----------------------------------------------------------------------===//
 
 LogicalResult CreateOp::verify() {
+  // The generic form can give one operand of `in %buf[%offset]` alone.
+  if (bool(getStorage()) != bool(getOffset()))
+    return emitOpError() << "expects both a storage buffer and a byte offset, "
+                            "or neither, got only "
+                         << (getStorage() ? "the buffer" : "the offset");
   if (!getStorage())
     return success();
   MemRefType storage = getStorage().getType();
@@ -45,6 +50,9 @@ LogicalResult CreateOp::verify() {
   uint64_t bytes = getResult().getType().getSmemBytes();
   APInt offset;
   if (matchPattern(getOffset(), m_ConstantInt(&offset))) {
+    if (offset.isNegative())
+      return emitOpError() << "expects a non-negative offset, got "
+                           << offset.getSExtValue();
     if (offset.getSExtValue() % 8 != 0)
       return emitOpError() << "expects an offset that is a multiple of 8 "
                               "(mbarrier alignment), got "
@@ -276,7 +284,13 @@ static LogicalResult verifyScopedOp(Operation *op, Value pipeline, Region &body,
   if (block.getNumArguments() != 1 || block.getArgument(0).getType() != expected)
     return op->emitOpError() << "expects one region argument of type "
                              << expected;
-  auto yield = cast<YieldOp>(block.getTerminator());
+  // This runs before the block's terminator is verified: the generic form
+  // can end the block with any op (or another terminator, like a cf.br).
+  auto yield = dyn_cast<YieldOp>(block.back());
+  if (!yield)
+    return op->emitOpError()
+           << "expects the region to end with 'pipeline.yield', got '"
+           << block.back().getName() << "'";
   if (yield.getResults().getTypes() != op->getResultTypes())
     return op->emitOpError() << "expects the region to yield "
                              << op->getResultTypes() << ", got "
