@@ -21,6 +21,17 @@ func.func private @bad_cta_group(!pipeline.pipeline<stages = 2, cta_group = 4>)
 
 // -----
 
+// 2^16 stages of 2^16 sub-stages: the barrier count does not fit in 32 bits.
+// expected-error@+1 {{expects the barriers to fit in the 232448 bytes of shared memory of a CTA (8 bytes each), got 4295032832 barriers}}
+func.func private @too_many_barriers(!pipeline.pipeline<stages = 65536, producer_sub_stages = 65536>)
+
+// -----
+
+// expected-error@+1 {{expects the barriers to fit in the 232448 bytes of shared memory of a CTA (8 bytes each), got 29058 barriers}}
+func.func private @barriers_exceed_smem(!pipeline.pipeline<stages = 14529>)
+
+// -----
+
 // expected-error@+1 {{expects k_group_size of at least 1, got 0}}
 func.func private @zero_k_group(!pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2>, k_group_size = 0, payload = [memref<2x0x8x8xf16, #gpu.address_space<workgroup>>]>)
 
@@ -28,6 +39,11 @@ func.func private @zero_k_group(!pipeline.tile_pipeline<pipeline = !pipeline.pip
 
 // expected-error@+1 {{expects at least one payload tile array}}
 func.func private @no_payload(!pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2>, k_group_size = 1, payload = []>)
+
+// -----
+
+// expected-error@+1 {{expects payload #0 to fit in the 232448 bytes of shared memory of a CTA, got 'memref<2x1x4611686018427387904xf64, #gpu.address_space<workgroup>>'}}
+func.func private @payload_overflow(!pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2>, k_group_size = 1, payload = [memref<2x1x4611686018427387904xf64, #gpu.address_space<workgroup>>]>)
 
 // -----
 

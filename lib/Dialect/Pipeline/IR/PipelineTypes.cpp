@@ -60,6 +60,15 @@ PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << consumerSubStages;
   if (ctaGroup != 1 && ctaGroup != 2)
     return emitError() << "expects cta_group 1 or 2, got " << ctaGroup;
+  // Counted in 64 bits: the 32-bit accessors must not wrap around.
+  uint64_t barriers = uint64_t(stages) * producerSubStages +
+                      uint64_t(stages) * consumerSubStages;
+  if (barriers * 8 > kMaxSharedMemoryBytes)
+    return emitError() << "expects the barriers to fit in the "
+                       << kMaxSharedMemoryBytes
+                       << " bytes of shared memory of a CTA (8 bytes each), "
+                          "got "
+                       << barriers << " barriers";
   return success();
 }
 
@@ -109,6 +118,20 @@ TilePipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "expects payload #" << i
                          << " of integer or float elements, got "
                          << memref.getElementType();
+    // Counted dimension by dimension so that a huge shape cannot overflow
+    // the byte counts (getStageBytes, expect_tx) computed from it.
+    uint64_t bytes = (memref.getElementTypeBitWidth() + 7) / 8;
+    for (int64_t dim : memref.getShape()) {
+      if (dim != 0 && bytes > kMaxSharedMemoryBytes / uint64_t(dim)) {
+        bytes = kMaxSharedMemoryBytes + 1;
+        break;
+      }
+      bytes *= dim;
+    }
+    if (bytes > kMaxSharedMemoryBytes)
+      return emitError() << "expects payload #" << i << " to fit in the "
+                         << kMaxSharedMemoryBytes
+                         << " bytes of shared memory of a CTA, got " << memref;
   }
   return success();
 }

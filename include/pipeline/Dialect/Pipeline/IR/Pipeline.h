@@ -31,6 +31,11 @@
 #include "pipeline/Dialect/Pipeline/IR/PipelineInterfaces.h.inc"
 
 namespace pmlir {
+/// The most shared memory one CTA can use on the supported chips (227 KiB on
+/// sm_90 and sm_100): an upper bound for the barriers and payload tiles of a
+/// pipeline type, which also keeps their byte counts far from overflowing.
+constexpr uint64_t kMaxSharedMemoryBytes = 227 * 1024;
+
 /// True if `type` lives in the GPU workgroup (shared) address space.
 bool isWorkgroupMemRef(mlir::MemRefType type);
 
