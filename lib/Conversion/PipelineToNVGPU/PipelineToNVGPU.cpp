@@ -1156,8 +1156,9 @@ static std::optional<std::string> describeUnsupportedOrigin(Value value) {
   if (isa<BlockArgument>(value))
     return std::nullopt;
   Operation *def = value.getDefiningOp();
-  if (isa<PipelineDialect>(def->getDialect()) ||
-      isa<scf::SCFDialect, cf::ControlFlowDialect>(def->getDialect()))
+  // An op of an unregistered dialect has no dialect object.
+  if (isa_and_present<PipelineDialect, scf::SCFDialect, cf::ControlFlowDialect>(
+          def->getDialect()))
     return std::nullopt;
   return ("a result of '" + def->getName().getStringRef() + "'").str();
 }
@@ -1203,7 +1204,7 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
   DenseMap<Operation *, CommitMmaOp> firstCommitMma;
   DenseSet<Operation *> reportedOldChip;
   root->walk([&](Operation *op) {
-    if (!isa<PipelineDialect>(op->getDialect()))
+    if (!isa_and_present<PipelineDialect>(op->getDialect()))
       return;
     TargetChips targets = getTargetChips(op, defaultChip);
     if (isa<CommitMmaOp>(op) && targets.chips.empty()) {

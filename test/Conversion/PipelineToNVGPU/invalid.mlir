@@ -1,4 +1,4 @@
-// RUN: pipeline-opt %s -split-input-file -convert-pipeline-to-nvgpu -verify-diagnostics
+// RUN: pipeline-opt %s -split-input-file -allow-unregistered-dialect -convert-pipeline-to-nvgpu -verify-diagnostics
 // RUN: not pipeline-opt %s -split-input-file -convert-pipeline-to-nvgpu=chip=volta 2>&1 | FileCheck %s --check-prefix=BADCHIP
 
 // BADCHIP: error: convert-pipeline-to-nvgpu expects chip=sm_<N>[a|f] such as sm_100a, got 'volta'
@@ -20,6 +20,24 @@ gpu.module @m {
     %p = builtin.unrealized_conversion_cast %x : i64 to !P
     // expected-error @+1 {{'pipeline.wait_producer' op expects every pipeline, role and stage value to come from a pipeline op in the same function (the lowering keeps role state per pipeline.create), got a result of 'builtin.unrealized_conversion_cast' of type '!pipeline.pipeline<stages = 2>'}}
     pipeline.wait_producer %p : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// An op of an unregistered dialect (no dialect object) makes a handle, and
+// sits in a region with one.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @pipeline_from_unregistered() kernel {
+    %p = "foo.make"() : () -> !P
+    // expected-error @+1 {{'pipeline.wait_producer' op expects every pipeline, role and stage value to come from a pipeline op in the same function (the lowering keeps role state per pipeline.create), got a result of 'foo.make' of type '!pipeline.pipeline<stages = 2>'}}
+    pipeline.wait_producer %p : !P
+    "foo.region"() ({
+      // expected-error @+1 {{'foo.use' op expects every pipeline, role and stage value to come from a pipeline op in the same function}}
+      "foo.use"(%p) : (!P) -> ()
+    }) : () -> ()
     gpu.return
   }
 }
