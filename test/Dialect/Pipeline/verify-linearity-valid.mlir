@@ -626,3 +626,174 @@ func.func @elected_release_else_release_without_signal(%leader: i1) {
   }
   return
 }
+// -----
+
+// Kernels in the styles of the reference and CUTLASS: elected-lane release in
+// a loop, a lane-guarded arrive through nvgpu on pipeline.mbar, role dispatch
+// with scf.index_switch and with cf.switch, a handle carried through
+// scf.condition, and a gpu.launch body.
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+!PS = !pipeline.stage<producer, !P>
+!T = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 2, payload = [memref<4x2x64x64xf16, #gpu.address_space<workgroup>>]>
+!TPS = !pipeline.stage<producer, !T>
+!TCS = !pipeline.stage<consumer, !T>
+
+// CHECK-LABEL: func.func @elected_loop
+func.func @elected_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %lane = gpu.lane_id
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %s = pipeline.acquire_consumer %p : !P
+    scf.if %leader {
+      pipeline.release %s : !CS
+    } else {
+      pipeline.release_without_signal %s : !CS
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @nvgpu_arrive
+func.func @nvgpu_arrive(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %lane = gpu.lane_id
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %s = pipeline.acquire_consumer %p : !P
+    %bars, %id = pipeline.mbar %s : !CS
+    scf.if %leader {
+      %tok = nvgpu.mbarrier.arrive %bars[%id] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8> -> !nvgpu.mbarrier.token
+    }
+    pipeline.release_without_signal %s : !CS
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @tile_roles
+func.func @tile_roles(%a: memref<4x2x64x64xf16, #gpu.address_space<workgroup>>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %p = pipeline.create -> !P
+  pipeline.init_mbars %p producer 1 consumer 1 : !P
+  %t = pipeline.input_tile_pipeline %p payload(%a : memref<4x2x64x64xf16, #gpu.address_space<workgroup>>) : !P -> !T
+  %tid = gpu.thread_id x
+  %warp = arith.divui %tid, %c32 : index
+  scf.index_switch %warp
+  case 0 {
+    scf.for %i = %c0 to %n step %c1 {
+      %s = pipeline.acquire_producer %t : !T
+      pipeline.expect_tx %s : !TPS
+      %tiles = pipeline.payload %s[0] : !TPS -> memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %bars, %id = pipeline.mbar %s : !TPS
+      pipeline.release %s : !TPS
+    }
+    pipeline.drain_producer %t : !T
+    scf.yield
+  }
+  default {
+    scf.for %i = %c0 to %n step %c1 {
+      %s = pipeline.acquire_consumer %t : !T
+      %tiles = pipeline.payload %s[0] : !TCS -> memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %v = memref.load %tiles[%c0, %c0, %c0] : memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      pipeline.release %s : !TCS
+    }
+    scf.yield
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @while_cond_handle
+func.func @while_cond_handle(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  %s0 = pipeline.acquire_consumer %p : !P
+  %r:2 = scf.while (%i = %c0, %x = %s0) : (index, !CS) -> (index, !CS) {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %i, %x : index, !CS
+  } do {
+  ^bb0(%i: index, %y: !CS):
+    pipeline.release %y : !CS
+    %t = pipeline.acquire_consumer %p : !P
+    %i1 = arith.addi %i, %c1 : index
+    scf.yield %i1, %t : index, !CS
+  }
+  pipeline.release %r#1 : !CS
+  return
+}
+
+// CHECK-LABEL: func.func @cf_roles
+func.func @cf_roles(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %p = pipeline.create -> !P
+  %tid = gpu.thread_id x
+  %warp = arith.divui %tid, %c32 : index
+  %w = arith.index_cast %warp : index to i32
+  cf.switch %w : i32, [
+    default: ^cons(%c0 : index),
+    0: ^prod(%c0 : index)
+  ]
+^prod(%i: index):
+  %go = arith.cmpi slt, %i, %n : index
+  cf.cond_br %go, ^prod_body, ^done
+^prod_body:
+  %s = pipeline.acquire_producer %p : !P
+  pipeline.arrive %s : !PS
+  pipeline.release %s : !PS
+  %i1 = arith.addi %i, %c1 : index
+  cf.br ^prod(%i1 : index)
+^cons(%j: index):
+  %go2 = arith.cmpi slt, %j, %n : index
+  cf.cond_br %go2, ^cons_body, ^done
+^cons_body:
+  %t = pipeline.acquire_consumer %p : !P
+  %lane = gpu.lane_id
+  %leader = arith.cmpi eq, %lane, %c0 : index
+  cf.cond_br %leader, ^arrive, ^skip
+^arrive:
+  pipeline.arrive %t : !CS
+  cf.br ^skip
+^skip:
+  pipeline.release_without_signal %t : !CS
+  %j1 = arith.addi %j, %c1 : index
+  cf.br ^cons(%j1 : index)
+^done:
+  return
+}
+
+// CHECK-LABEL: func.func @launch
+func.func @launch(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%a = %c32, %b = %c1, %c = %c1) {
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    %w = arith.cmpi eq, %tx, %c0 : index
+    scf.if %w {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        pipeline.arrive %s : !PS
+        pipeline.release %s : !PS
+      }
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %p : !P
+        pipeline.release %s : !CS
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
