@@ -427,12 +427,22 @@ func.func @scoped_not_yield() {
 
 func.func @scoped_yield_types() {
   %p = pipeline.create -> !pipeline.pipeline<stages = 2>
-  // expected-error@+1 {{expects the region to yield 'index', got}}
+  // expected-error@+1 {{expects the region to yield 'index', got 'i32'}}
   %v = pipeline.consume %p as %s : !pipeline.pipeline<stages = 2> -> index {
     %c = arith.constant 1 : i32
     pipeline.yield %c : i32
   }
   return
+}
+
+// -----
+
+func.func @scoped_yield_nothing() -> index {
+  %p = pipeline.create -> !pipeline.pipeline<stages = 2>
+  // expected-error@+1 {{expects the region to yield 'index', got nothing}}
+  %v = pipeline.consume %p as %s : !pipeline.pipeline<stages = 2> -> index {
+  }
+  return %v : index
 }
 
 // -----

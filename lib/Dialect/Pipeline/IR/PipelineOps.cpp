@@ -291,10 +291,20 @@ static LogicalResult verifyScopedOp(Operation *op, Value pipeline, Region &body,
     return op->emitOpError()
            << "expects the region to end with 'pipeline.yield', got '"
            << block.back().getName() << "'";
-  if (yield.getResults().getTypes() != op->getResultTypes())
-    return op->emitOpError() << "expects the region to yield "
-                             << op->getResultTypes() << ", got "
-                             << yield.getResults().getTypes();
+  if (yield.getResults().getTypes() != op->getResultTypes()) {
+    auto printTypes = [](InFlightDiagnostic &diag, TypeRange types) {
+      if (types.empty())
+        diag << "nothing";
+      else
+        diag << types;
+    };
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "expects the region to yield ";
+    printTypes(diag, op->getResultTypes());
+    diag << ", got ";
+    printTypes(diag, yield.getResults().getTypes());
+    return diag;
+  }
   return success();
 }
 
