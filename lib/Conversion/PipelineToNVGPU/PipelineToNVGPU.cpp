@@ -1262,6 +1262,18 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
         return;
       }
     }
+    // The peer CTA of a cta_group = 2 pipeline arrives remotely (consumer
+    // arrivals on the leader's empty barriers, commit_mma multicast on the
+    // full barriers): no CTA may arrive before the other initialized them.
+    if (auto init = dyn_cast<InitMbarsOp>(op);
+        init && !init.getCluster() &&
+        getBasePipelineType(init.getPipeline().getType()).getCtaGroup() == 2) {
+      op->emitOpError() << "expects 'cluster' for a cta_group = 2 pipeline "
+                           "(the CTAs of the pair arrive on each other's "
+                           "barriers, so the whole cluster must synchronize "
+                           "after the init)";
+      failed = true;
+    }
     if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
         containsPipelineDialectType(op->getResultTypes())) {
       op->emitOpError() << "expects no pipeline value among the results of "

@@ -190,3 +190,18 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The CTAs of a cta_group = 2 pair arrive on each other's barriers: a
+// CTA-only sync after the init would let the peer arrive on a barrier that
+// is not initialized yet.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @pair_without_cluster_sync() kernel {
+    %p = pipeline.create -> !P
+    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a cta_group = 2 pipeline (the CTAs of the pair arrive on each other's barriers, so the whole cluster must synchronize after the init)}}
+    pipeline.init_mbars %p producer 1 consumer 2 : !P
+    gpu.return
+  }
+}
