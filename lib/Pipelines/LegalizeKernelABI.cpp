@@ -35,8 +35,7 @@ static bool fitsBarePointer(MemRefType type) {
 /// convert-pipeline-to-nvgpu, which reports them with its own diagnostic.
 static bool hasKernelABI(Type type) {
   if (isa<IntegerType, IndexType, FloatType, VectorType, ComplexType,
-          MemRefType, UnrankedMemRefType, nvgpu::TensorMapDescriptorType>(
-          type))
+          MemRefType, UnrankedMemRefType, nvgpu::TensorMapDescriptorType>(type))
     return true;
   return LLVM::isCompatibleType(type) ||
          type.getDialect().getNamespace() == "pipeline";

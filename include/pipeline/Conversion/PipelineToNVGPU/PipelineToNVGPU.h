@@ -46,7 +46,9 @@ public:
 ///    else `defaultChip`) has what each op lowers to: sm_90 for mbarrier
 ///    try_wait/expect_tx and clusters, tcgen05 (sm_100a) for `commit_mma`;
 ///  - the `commit_mma` ops of one function use one `cta_group` (ptxas
-///    rejects a kernel mixing `.cta_group::1` and `.cta_group::2`).
+///    rejects a kernel mixing `.cta_group::1` and `.cta_group::2`);
+///  - `init_mbars` of a `cta_group = 2` pipeline has `cluster` (the pair
+///    arrives on each other's barriers).
 mlir::LogicalResult
 checkPipelineToNVGPUPreconditions(mlir::Operation *root,
                                   llvm::StringRef defaultChip);
