@@ -30,6 +30,17 @@ static bool fitsBarePointer(MemRefType type) {
          llvm::none_of(strides, ShapedType::isDynamic);
 }
 
+/// True if the GPU-to-NVVM conversion can pass a value of `type` to or
+/// from a gpu.func. Pipeline-dialect types are left to
+/// convert-pipeline-to-nvgpu, which reports them with its own diagnostic.
+static bool hasKernelABI(Type type) {
+  if (isa<IntegerType, IndexType, FloatType, VectorType, ComplexType,
+          MemRefType, UnrankedMemRefType, nvgpu::TensorMapDescriptorType>(type))
+    return true;
+  return LLVM::isCompatibleType(type) ||
+         type.getDialect().getNamespace() == "pipeline";
+}
+
 /// Passes the TMA descriptor arguments of `func` as generic pointers.
 static void passDescriptorsAsPointers(gpu::GPUFuncOp func) {
   if (func.isExternal())
@@ -61,6 +72,26 @@ struct LegalizeKernelABIPass
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk([&](gpu::GPUFuncOp func) {
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+        if (hasKernelABI(type))
+          continue;
+        func.emitOpError()
+            << "expects arguments of integer, index, float, vector, complex, "
+               "memref, LLVM or !nvgpu.tensormap.descriptor type, got "
+            << type << " for argument #" << i;
+        failed = true;
+      }
+      for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+        if (hasKernelABI(type))
+          continue;
+        func.emitOpError()
+            << "expects results of integer, index, float, vector, complex, "
+               "memref or LLVM type, got "
+            << type << " for result #" << i;
+        failed = true;
+      }
+      if (failed)
+        return;
       if (barePtrMemrefs) {
         for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
           auto memref = dyn_cast<MemRefType>(type);

@@ -61,7 +61,11 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
                                      const NVVMLoweringConfig &config) {
   addInputChecks(pm);
 
-  // Target and ABI first: convert-pipeline-to-nvgpu reads the chip from the
+  // gpu.launch bodies become gpu.funcs in gpu.modules first, so that they
+  // get the target, the kernel ABI and the pipeline lowering of device code.
+  pm.addPass(createGpuKernelOutliningPass());
+
+  // Target and ABI next: convert-pipeline-to-nvgpu reads the chip from the
   // gpu.module's #nvvm.target.
   AttachNVVMTargetOptions targetOptions;
   targetOptions.chip = config.chip;
@@ -78,7 +82,6 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
 
   // The common part of upstream gpu-lower-to-nvvm-pipeline.
   pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());

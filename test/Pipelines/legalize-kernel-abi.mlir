@@ -32,3 +32,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Types the GPU-to-NVVM conversion cannot pass are reported at the function
+// instead of a generic legalization failure.
+gpu.module @m {
+  // expected-error @+2 {{'gpu.func' op expects arguments of integer, index, float, vector, complex, memref, LLVM or !nvgpu.tensormap.descriptor type, got 'tensor<4xf32>' for argument #1}}
+  // expected-error @+1 {{'gpu.func' op expects arguments of integer, index, float, vector, complex, memref, LLVM or !nvgpu.tensormap.descriptor type, got 'tuple<i32>' for argument #2}}
+  gpu.func @tensor_argument(%n: index, %t: tensor<4xf32>, %u: tuple<i32>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{'gpu.func' op expects arguments of integer, index, float, vector, complex, memref, LLVM or !nvgpu.tensormap.descriptor type, got 'none' for argument #0}}
+  // expected-error @+1 {{'gpu.func' op expects results of integer, index, float, vector, complex, memref or LLVM type, got 'none' for result #0}}
+  gpu.func @none_result(%x: none) -> none {
+    gpu.return %x : none
+  }
+}
+
+// -----
+
+// Vectors, LLVM types and complex numbers pass.
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @plain_types
+  gpu.func @plain_types(%v: vector<4xf32>, %s: !llvm.struct<(i32, f32)>, %c: complex<f32>, %f: f8E4M3FN) kernel {
+    gpu.return
+  }
+}

@@ -131,6 +131,13 @@ int main(int argc, char **argv) {
       "out.cubin\n");
 
   // Options and ptxas first: fail before any compilation.
+  StringRef prefix = outputPrefix;
+  if (prefix.ends_with(".ptx") || prefix.ends_with(".cubin"))
+    prefix = prefix.take_front(prefix.rfind('.'));
+  if (prefix.empty() || sys::path::is_separator(prefix.back()))
+    return fail("expects -o to name a file path such as 'out' (writes "
+                "out.ptx and out.cubin), got '" +
+                outputPrefix + "'");
   Expected<pmlir::NVVMLoweringConfig> config = pmlir::getNVVMLoweringConfig(
       chipName, features, optLevel, /*useBarePtrCallConv=*/true);
   if (!config)
@@ -176,9 +183,6 @@ int main(int argc, char **argv) {
   if (ptxByModule.empty())
     return fail("expects at least one gpu.module in " + inputFilename);
 
-  StringRef prefix = outputPrefix;
-  if (prefix.ends_with(".ptx") || prefix.ends_with(".cubin"))
-    prefix = prefix.take_front(prefix.rfind('.'));
   for (auto &[name, ptx] : ptxByModule) {
     std::string base =
         ptxByModule.size() == 1 ? prefix.str() : (prefix + "." + name).str();

@@ -50,6 +50,9 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
       calling convention passes it as one pointer; any other memref
       argument is reported with the function and the argument, instead of
       the generic legalization failure of the GPU-to-NVVM conversion.
+    - An argument or result of a type the GPU-to-NVVM conversion cannot
+      pass (a tensor, a tuple, `none`, an async token) is reported the same
+      way.
   }];
   let options = [
     Option<"barePtrMemrefs", "bare-ptr-memrefs", "bool", /*default=*/"true",

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -1148,19 +1149,47 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
   return success();
 }
 
+/// True for the non-pipeline ops whose pipeline-typed results and region
+/// arguments the structural scf/cf conversions rewrite.
+static bool isStructuralCarrier(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op);
+}
+
 /// Describes where a value of a pipeline-dialect type comes from, if that
 /// is not somewhere the lowering can follow back to a pipeline.create.
 static std::optional<std::string> describeUnsupportedOrigin(Value value) {
-  // Block arguments: scf/cf arguments and region handles are followed by
-  // the conversion; function arguments are reported with the signature.
-  if (isa<BlockArgument>(value))
-    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // Arguments of non-entry blocks come from cf branches (their operands
+    // are checked at the branch); function arguments are reported with the
+    // signature.
+    Block *block = arg.getOwner();
+    Operation *parent = block->getParentOp();
+    if (!block->isEntryBlock() || isa<FunctionOpInterface>(parent) ||
+        isStructuralCarrier(parent) ||
+        isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(parent))
+      return std::nullopt;
+    return ("a region argument of '" + parent->getName().getStringRef() + "'")
+        .str();
+  }
   Operation *def = value.getDefiningOp();
   // An op of an unregistered dialect has no dialect object.
-  if (isa_and_present<PipelineDialect, scf::SCFDialect, cf::ControlFlowDialect>(
-          def->getDialect()))
+  if (isa_and_present<PipelineDialect>(def->getDialect()) ||
+      isStructuralCarrier(def))
     return std::nullopt;
   return ("a result of '" + def->getName().getStringRef() + "'").str();
+}
+
+/// True if `user` may take a pipeline-dialect operand: pipeline ops and
+/// the scf/cf ops the structural conversions rewrite.
+static bool isSupportedUser(Operation *user) {
+  if (isa<PipelineDialect>(user->getDialect()))
+    return true;
+  if (isa<scf::ForOp, scf::WhileOp, scf::ConditionOp, cf::BranchOp,
+          cf::CondBranchOp>(user))
+    return true;
+  if (isa<scf::YieldOp>(user))
+    return isStructuralCarrier(user->getParentOp());
+  return false;
 }
 
 LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
@@ -1178,7 +1207,39 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
       failed = true;
     }
   };
+  // Device code: with gpu.modules in the input, a pipeline op outside them
+  // is host code, which has no shared memory or mbarriers.
+  bool hasDeviceModules = false;
+  root->walk([&](gpu::GPUModuleOp) {
+    hasDeviceModules = true;
+    return WalkResult::interrupt();
+  });
+  DenseSet<Operation *> reportedHostFuncs;
   root->walk([&](Operation *op) {
+    if (isa<PipelineDialect>(op->getDialect())) {
+      auto func = op->getParentOfType<FunctionOpInterface>();
+      if (!func) {
+        op->emitOpError() << "expects to be inside a function";
+        failed = true;
+        return;
+      }
+      if (op->getParentOfType<gpu::LaunchOp>()) {
+        op->emitOpError() << "expects to be in a gpu.func: outline the "
+                             "gpu.launch body first (gpu-kernel-outlining)";
+        failed = true;
+        return;
+      }
+      if (hasDeviceModules && !op->getParentOfType<gpu::GPUModuleOp>()) {
+        // Once per host function.
+        if (!reportedHostFuncs.insert(func).second)
+          return;
+        op->emitOpError() << "expects to be in device code (a function in a "
+                             "gpu.module), got host function @"
+                          << func.getName();
+        failed = true;
+        return;
+      }
+    }
     if (auto func = dyn_cast<FunctionOpInterface>(op)) {
       if (containsPipelineDialectType(func.getArgumentTypes()) ||
           containsPipelineDialectType(func.getResultTypes())) {
@@ -1190,8 +1251,31 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
       }
       return;
     }
-    for (Value operand : op->getOperands())
+    for (Value operand : op->getOperands()) {
       check(op, operand);
+      if (isPipelineDialectType(operand.getType()) && !isSupportedUser(op)) {
+        op->emitOpError()
+            << "expects pipeline, role and stage values to flow only into "
+               "pipeline ops, scf.for, scf.if, scf.while, scf.index_switch, "
+               "cf.br and cf.cond_br (what the lowering rewrites), got an "
+               "operand of type "
+            << operand.getType();
+        failed = true;
+        return;
+      }
+    }
+    // The peer CTA of a cta_group = 2 pipeline arrives remotely (consumer
+    // arrivals on the leader's empty barriers, commit_mma multicast on the
+    // full barriers): no CTA may arrive before the other initialized them.
+    if (auto init = dyn_cast<InitMbarsOp>(op);
+        init && !init.getCluster() &&
+        getBasePipelineType(init.getPipeline().getType()).getCtaGroup() == 2) {
+      op->emitOpError() << "expects 'cluster' for a cta_group = 2 pipeline "
+                           "(the CTAs of the pair arrive on each other's "
+                           "barriers, so the whole cluster must synchronize "
+                           "after the init)";
+      failed = true;
+    }
     if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
         containsPipelineDialectType(op->getResultTypes())) {
       op->emitOpError() << "expects no pipeline value among the results of "

@@ -117,3 +117,109 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+// With gpu.modules in the input, pipeline ops outside them are host code:
+// reported once per host function.
+!P = !pipeline.pipeline<stages = 2>
+module attributes {gpu.container_module} {
+  func.func @host() {
+    // expected-error @+1 {{'pipeline.create' op expects to be in device code (a function in a gpu.module), got host function @host}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    return
+  }
+  gpu.module @m {
+  }
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 2>
+func.func @not_outlined() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%a = %c1, %b = %c1, %c = %c1) {
+    // expected-error @+1 {{'pipeline.create' op expects to be in a gpu.func: outline the gpu.launch body first (gpu-kernel-outlining)}}
+    %p = pipeline.create -> !P
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  // expected-error @+1 {{'pipeline.create' op expects to be inside a function}}
+  %p = pipeline.create -> !P
+}
+
+// -----
+
+// scf.execute_region is not rewritten by the structural conversions.
+!P = !pipeline.pipeline<stages = 2>
+!CS = !pipeline.stage<consumer, !P>
+gpu.module @m {
+  gpu.func @execute_region() kernel {
+    %p = pipeline.create -> !P
+    %s = pipeline.acquire_consumer %p : !P
+    %r = scf.execute_region -> !CS {
+      // expected-error @+1 {{'scf.yield' op expects pipeline, role and stage values to flow only into pipeline ops, scf.for, scf.if, scf.while, scf.index_switch, cf.br and cf.cond_br (what the lowering rewrites), got an operand of type '!pipeline.stage<consumer, !pipeline.pipeline<stages = 2>>'}}
+      scf.yield %s : !CS
+    }
+    // expected-error @+1 {{'pipeline.release' op expects every pipeline, role and stage value to come from a pipeline op in the same function (the lowering keeps role state per pipeline.create), got a result of 'scf.execute_region' of type '!pipeline.stage<consumer, !pipeline.pipeline<stages = 2>>'}}
+    pipeline.release %r : !CS
+    gpu.return
+  }
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 2>
+!CS = !pipeline.stage<consumer, !P>
+gpu.module @m {
+  gpu.func @switch_branch(%i: i32) kernel {
+    %p = pipeline.create -> !P
+    %s = pipeline.acquire_consumer %p : !P
+    // expected-error @+1 {{'cf.switch' op expects pipeline, role and stage values to flow only into}}
+    cf.switch %i : i32, [
+      default: ^bb1(%s : !CS),
+      0: ^bb1(%s : !CS)
+    ]
+  ^bb1(%h: !CS):
+    pipeline.release %h : !CS
+    gpu.return
+  }
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @select_pipeline(%c: i1) kernel {
+    %p = pipeline.create -> !P
+    %q = pipeline.create -> !P
+    // expected-error @+1 {{'arith.select' op expects pipeline, role and stage values to flow only into}}
+    %r = arith.select %c, %p, %q : !P
+    // expected-error @+1 {{got a result of 'arith.select'}}
+    pipeline.wait_producer %r : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// The CTAs of a cta_group = 2 pair arrive on each other's barriers: a
+// CTA-only sync after the init would let the peer arrive on a barrier that
+// is not initialized yet.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @pair_without_cluster_sync() kernel {
+    %p = pipeline.create -> !P
+    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a cta_group = 2 pipeline (the CTAs of the pair arrive on each other's barriers, so the whole cluster must synchronize after the init)}}
+    pipeline.init_mbars %p producer 1 consumer 2 : !P
+    gpu.return
+  }
+}

@@ -13,6 +13,15 @@
 // RUN: not pipeline-compile %s --chip=sm_100a --features=+ptx85 --cuda-path=%t/new -o %t/out 2>&1 | FileCheck %s --check-prefix=FEATURES
 // FEATURES: pipeline-compile: error: expects PTX ISA 8.6 or newer for sm_100a, got '+ptx85' (PTX ISA 8.5)
 
+// An output path naming no file (empty, a directory, only an extension).
+// RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%t/new -o "" 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%t/new -o .ptx 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%t/new -o %t/ 2>&1 | FileCheck %s --check-prefix=OUT
+// OUT: pipeline-compile: error: expects -o to name a file path such as 'out' (writes out.ptx and out.cubin), got '{{.*}}'
+// An output directory that does not exist.
+// RUN: not pipeline-compile %S/../../../examples/warp_specialized.mlir --chip=sm_90a --cuda-path=%t/new -o %t/nodir/out 2>&1 | FileCheck %s --check-prefix=NODIR
+// NODIR: pipeline-compile: error: cannot open output file '{{.*}}nodir/out.ptx': No such file or directory
+
 // ptxas is looked up in --cuda-path, then $CUDA_HOME, then /usr/local/cuda.
 // RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%t/missing -o %t/out 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: pipeline-compile: error: ptxas not found: no executable {{.*}}missing/bin/ptxas (CUDA toolkit from cuda-path); give the CUDA toolkit directory with cuda-path (--cuda-path) or CUDA_HOME

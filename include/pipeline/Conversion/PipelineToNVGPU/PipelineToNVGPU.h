@@ -34,14 +34,21 @@ public:
 };
 
 /// Checks what the patterns rely on, with a diagnostic at the offending op:
+///  - pipeline ops are in a function, not in a `gpu.launch` body (outline
+///    it first) and, when the input has gpu.modules, inside one of them
+///    (not in host code);
 ///  - every pipeline, role and stage value comes from a pipeline op in its
 ///    own function (no function arguments, call results or casts of those
-///    types), so that its role state is the one of its `pipeline.create`;
+///    types), so that its role state is the one of its `pipeline.create`,
+///    and flows only into pipeline ops and the scf/cf ops the structural
+///    conversions rewrite (scf.for/if/while/index_switch, cf.br/cond_br);
 ///  - the target chip (the `#nvvm.target` chips of the enclosing gpu.module,
 ///    else `defaultChip`) has what each op lowers to: sm_90 for mbarrier
 ///    try_wait/expect_tx and clusters, tcgen05 (sm_100a) for `commit_mma`;
 ///  - the `commit_mma` ops of one function use one `cta_group` (ptxas
-///    rejects a kernel mixing `.cta_group::1` and `.cta_group::2`).
+///    rejects a kernel mixing `.cta_group::1` and `.cta_group::2`);
+///  - `init_mbars` of a `cta_group = 2` pipeline has `cluster` (the pair
+///    arrives on each other's barriers).
 mlir::LogicalResult
 checkPipelineToNVGPUPreconditions(mlir::Operation *root,
                                   llvm::StringRef defaultChip);
