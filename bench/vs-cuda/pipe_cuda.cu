@@ -4,13 +4,14 @@
 // state (stage index, phase) of each side in registers, advanced by a small
 // state object.
 //
-// Kernels pipe_cuda_s2, pipe_cuda_s4, pipe_cuda_s8 (extern "C"; the item
-// loops kept rolled with `#pragma unroll 1`, one item per iteration as in the
-// dialect kernels) and pipe_cuda_unrolled_s2/s4/s8 (the same source, item
-// loops unrolled as nvcc chooses), block of 64
-// threads, dynamic shared memory S * 128 bytes (the ring), barriers static.
-// Arguments: out (u32 *, item i of block b at b * n + i), errors (u32 *,
-// mismatch count of block b, lane l at b * 32 + l), n (items per block).
+// Kernels (extern "C"), S = 2, 4, 8: pipe_cuda_s<S> (the item loops kept
+// rolled with `#pragma unroll 1`, one item per iteration as in the dialect
+// kernels), pipe_cuda_unrolled_s<S> (the same source, item loops unrolled as
+// nvcc chooses), and two diagnostics, pipe_cuda_tuned_s<S> and
+// pipe_cuda_nostore_s<S> (see Kind below). Block of 64 threads, dynamic
+// shared memory S * 128 bytes (the ring), barriers static. Arguments: out
+// (u32 *, item i of block b at b * n + i), errors (u32 *, mismatch count of
+// block b, lane l at b * 32 + l), n (items per block).
 //
 // Compile: nvcc -arch=sm_90a -cubin -O3 -o pipe_cuda.cubin pipe_cuda.cu
 
@@ -73,9 +74,21 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
   return x ^ (x >> 16);
 }
 
-// Rolled: one item per loop iteration (`#pragma unroll 1`), the loop
-// structure of the dialect kernel; otherwise nvcc unrolls as it likes.
-template <int Stages, bool Rolled>
+// How a kernel is written (the template parameter Kind):
+//   kRolled   one item per loop iteration (`#pragma unroll 1`), the loop
+//             structure of the dialect kernels;
+//   kUnrolled the same source, item loops unrolled as nvcc likes;
+//   kTuned    rolled, and each role also carries its barrier address and
+//             ring slot pointer from stage to stage (advanced by adding the
+//             stride, rewound at the wrap), so the loop never rebuilds
+//             them from the shared-memory symbols;
+//   kNoStore  rolled, and the consumer writes no item: every lane folds the
+//             items it reads into an XOR checksum, stored once at the end in
+//             out[b * 32 + l] (a diagnostic: the handshake without the
+//             global store).
+enum Kind { kRolled, kUnrolled, kTuned, kNoStore };
+
+template <int Stages, int K>
 __device__ __forceinline__ void pipeBody(uint32_t *__restrict__ out,
                                          uint32_t *__restrict__ errors,
                                          int32_t n) {
@@ -91,6 +104,7 @@ __device__ __forceinline__ void pipeBody(uint32_t *__restrict__ out,
   const uint32_t block = blockIdx.x;
   const uint32_t fullBase = sharedAddress(&bars[0]);
   const uint32_t emptyBase = sharedAddress(&bars[Stages]);
+  constexpr uint32_t kEmptyOffset = 8 * Stages; // empty(s) - full(s), bytes
 
   if (tid == 0) {
     for (int s = 0; s < Stages; ++s) {
@@ -101,22 +115,43 @@ __device__ __forceinline__ void pipeBody(uint32_t *__restrict__ out,
   }
   __syncthreads();
 
+  // kTuned: the full barrier and the slot of the current stage.
+  uint32_t fullAddr = fullBase;
+  uint32_t *slot = &ring[lane];
+  auto advanceTuned = [&](RingPosition<Stages> &pos) {
+    if (pos.stage == Stages - 1) {
+      fullAddr -= 8 * (Stages - 1);
+      slot -= 32 * (Stages - 1);
+    } else {
+      fullAddr += 8;
+      slot += 32;
+    }
+    pos.advance();
+  };
+
   if (warp == 0) {
     // Producer: starts on stage 0 waiting for parity 1, which an mbarrier in
     // its first phase reports as complete (every stage starts empty).
     RingPosition<Stages> pos{0, 1};
     auto produce = [&](int32_t i) {
       uint32_t v = mix32(static_cast<uint32_t>(i) * 32 + lane) ^ block;
-      mbarWait(emptyBase + 8 * pos.stage, pos.phase);
-      ring[pos.stage * 32 + lane] = v;
-      mbarArrive(fullBase + 8 * pos.stage);
-      pos.advance();
+      if constexpr (K == kTuned) {
+        mbarWait(fullAddr + kEmptyOffset, pos.phase);
+        *slot = v;
+        mbarArrive(fullAddr);
+        advanceTuned(pos);
+      } else {
+        mbarWait(emptyBase + 8 * pos.stage, pos.phase);
+        ring[pos.stage * 32 + lane] = v;
+        mbarArrive(fullBase + 8 * pos.stage);
+        pos.advance();
+      }
     };
-    if constexpr (Rolled) {
-#pragma unroll 1
+    if constexpr (K == kUnrolled) {
       for (int32_t i = 0; i < n; ++i)
         produce(i);
     } else {
+#pragma unroll 1
       for (int32_t i = 0; i < n; ++i)
         produce(i);
     }
@@ -129,25 +164,41 @@ __device__ __forceinline__ void pipeBody(uint32_t *__restrict__ out,
     // Consumer: starts on stage 0 waiting for parity 0 (the first fill).
     RingPosition<Stages> pos{0, 0};
     uint32_t bad = 0;
+    uint32_t sum = 0;
     auto consume = [&](int32_t i) {
       uint32_t want = mix32(static_cast<uint32_t>(i) * 32 + lane) ^ block;
-      mbarWait(fullBase + 8 * pos.stage, pos.phase);
-      uint32_t got = ring[pos.stage * 32 + lane];
-      mbarArrive(emptyBase + 8 * pos.stage);
-      pos.advance();
-      if (lane == 0)
-        out[static_cast<uint64_t>(block) * static_cast<uint32_t>(n) + i] = got;
+      uint32_t got;
+      if constexpr (K == kTuned) {
+        mbarWait(fullAddr, pos.phase);
+        got = *slot;
+        mbarArrive(fullAddr + kEmptyOffset);
+        advanceTuned(pos);
+      } else {
+        mbarWait(fullBase + 8 * pos.stage, pos.phase);
+        got = ring[pos.stage * 32 + lane];
+        mbarArrive(emptyBase + 8 * pos.stage);
+        pos.advance();
+      }
+      if constexpr (K == kNoStore) {
+        sum ^= got;
+      } else {
+        if (lane == 0)
+          out[static_cast<uint64_t>(block) * static_cast<uint32_t>(n) + i] =
+              got;
+      }
       bad += got != want;
     };
-    if constexpr (Rolled) {
-#pragma unroll 1
+    if constexpr (K == kUnrolled) {
       for (int32_t i = 0; i < n; ++i)
         consume(i);
     } else {
+#pragma unroll 1
       for (int32_t i = 0; i < n; ++i)
         consume(i);
     }
     errors[block * 32 + lane] = bad;
+    if constexpr (K == kNoStore)
+      out[block * 32 + lane] = sum;
   }
 }
 
@@ -156,31 +207,64 @@ __device__ __forceinline__ void pipeBody(uint32_t *__restrict__ out,
 // One item per iteration, like the dialect kernels.
 extern "C" __global__ void pipe_cuda_s2(uint32_t *out, uint32_t *errors,
                                         int32_t n) {
-  pipeBody<2, true>(out, errors, n);
+  pipeBody<2, kRolled>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_s4(uint32_t *out, uint32_t *errors,
                                         int32_t n) {
-  pipeBody<4, true>(out, errors, n);
+  pipeBody<4, kRolled>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_s8(uint32_t *out, uint32_t *errors,
                                         int32_t n) {
-  pipeBody<8, true>(out, errors, n);
+  pipeBody<8, kRolled>(out, errors, n);
 }
 
 // The same source with nvcc's own unrolling of the item loops.
 extern "C" __global__ void pipe_cuda_unrolled_s2(uint32_t *out,
                                                  uint32_t *errors, int32_t n) {
-  pipeBody<2, false>(out, errors, n);
+  pipeBody<2, kUnrolled>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_unrolled_s4(uint32_t *out,
                                                  uint32_t *errors, int32_t n) {
-  pipeBody<4, false>(out, errors, n);
+  pipeBody<4, kUnrolled>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_unrolled_s8(uint32_t *out,
                                                  uint32_t *errors, int32_t n) {
-  pipeBody<8, false>(out, errors, n);
+  pipeBody<8, kUnrolled>(out, errors, n);
+}
+
+// Rolled, barrier address and slot carried from stage to stage (kTuned).
+extern "C" __global__ void pipe_cuda_tuned_s2(uint32_t *out, uint32_t *errors,
+    int32_t n) {
+  pipeBody<2, kTuned>(out, errors, n);
+}
+
+extern "C" __global__ void pipe_cuda_tuned_s4(uint32_t *out, uint32_t *errors,
+    int32_t n) {
+  pipeBody<4, kTuned>(out, errors, n);
+}
+
+extern "C" __global__ void pipe_cuda_tuned_s8(uint32_t *out, uint32_t *errors,
+    int32_t n) {
+  pipeBody<8, kTuned>(out, errors, n);
+}
+
+
+// Diagnostic: no item stored, XOR checksum per lane (kNoStore).
+extern "C" __global__ void pipe_cuda_nostore_s2(uint32_t *out, uint32_t *errors,
+    int32_t n) {
+  pipeBody<2, kNoStore>(out, errors, n);
+}
+
+extern "C" __global__ void pipe_cuda_nostore_s4(uint32_t *out, uint32_t *errors,
+    int32_t n) {
+  pipeBody<4, kNoStore>(out, errors, n);
+}
+
+extern "C" __global__ void pipe_cuda_nostore_s8(uint32_t *out, uint32_t *errors,
+    int32_t n) {
+  pipeBody<8, kNoStore>(out, errors, n);
 }

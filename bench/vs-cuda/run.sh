@@ -41,8 +41,9 @@ if [ -x "$CUOBJDUMP" ]; then
   for k in pipe_dialect pipe_cuda; do
     "$CUOBJDUMP" --dump-sass "$HERE/$k.cubin" > "$RESULTS/$k.sass"
   done
-  "$CUOBJDUMP" --dump-resource-usage "$HERE/pipe_dialect.cubin" \
-    "$HERE/pipe_cuda.cubin" > "$RESULTS/resources.txt" 2>&1
+  for k in pipe_dialect pipe_cuda; do
+    "$CUOBJDUMP" --dump-resource-usage "$HERE/$k.cubin"
+  done > "$RESULTS/resources.txt" 2>&1
   for k in pipe_dialect pipe_cuda; do
     python3 "$HERE/sass_loops.py" --listing "$RESULTS/$k.sass"
   done > "$RESULTS/loops.txt" 2>&1
