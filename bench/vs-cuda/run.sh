@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the dialect-vs-CUDA benchmark from its bundle (build/bench-vs-cuda)
 # and disassembles both cubins. Everything it writes goes to $RESULTS
-# (default: ./results):
+# (default: ./run-results):
 #   device.txt         nvidia-smi's name, driver, clocks; date
 #   bench.log          the harness output (checks, raw times, table)
 #   bench-2.log ...    further independent runs of the harness (RUNS=n)
@@ -16,7 +16,7 @@
 # failing one's (1 when a result is wrong).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-RESULTS="${RESULTS:-$HERE/results}"
+RESULTS="${RESULTS:-$HERE/run-results}"
 mkdir -p "$RESULTS"
 CUOBJDUMP="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
 
