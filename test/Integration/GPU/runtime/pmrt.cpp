@@ -249,8 +249,10 @@ void waitWithWatchdog(const char *test) {
   }
 }
 
-double launchAndWait(const char *test, CUfunction fn, const LaunchConfig &cfg,
-                     KernelArgs &args) {
+CUstream stream() { return state().stream; }
+
+void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
+            KernelArgs &args) {
   if (cfg.dynamicSmem > 48 * 1024)
     PMRT_CHECK(cuFuncSetAttribute(
         fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, cfg.dynamicSmem));
@@ -274,12 +276,17 @@ double launchAndWait(const char *test, CUfunction fn, const LaunchConfig &cfg,
     config.attrs = attrs;
     config.numAttrs = 1;
   }
-  auto start = std::chrono::steady_clock::now();
   CUresult r = cuLaunchKernelEx(&config, fn, args.data(), nullptr);
   if (r != CUDA_SUCCESS) {
     std::printf("ERROR: launch of test %s failed\n", test);
     reportDriverError(r, "cuLaunchKernelEx", __FILE__, __LINE__);
   }
+}
+
+double launchAndWait(const char *test, CUfunction fn, const LaunchConfig &cfg,
+                     KernelArgs &args) {
+  auto start = std::chrono::steady_clock::now();
+  launch(test, fn, cfg, args);
   waitWithWatchdog(test);
   auto end = std::chrono::steady_clock::now();
   return std::chrono::duration<double, std::milli>(end - start).count();

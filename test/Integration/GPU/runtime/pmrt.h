@@ -138,6 +138,16 @@ private:
   std::vector<void *> pointers_;
 };
 
+/// The stream every launch of the runtime goes to (for events around a
+/// launch, see launch()).
+CUstream stream();
+
+/// Launches `fn` with cuLaunchKernelEx on the runtime's stream, like
+/// launchAndWait, and returns without waiting; follow with
+/// waitWithWatchdog(test).
+void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
+            KernelArgs &args);
+
 /// Launches `fn` with cuLaunchKernelEx on the runtime's stream (sets the
 /// cluster-dimension attribute when cluster dims are not all 1 and raises the
 /// dynamic shared-memory limit when needed), then waits with the watchdog.
