@@ -1182,7 +1182,7 @@ static std::optional<std::string> describeUnsupportedOrigin(Value value) {
 /// True if `user` may take a pipeline-dialect operand: pipeline ops and
 /// the scf/cf ops the structural conversions rewrite.
 static bool isSupportedUser(Operation *user) {
-  if (isa<PipelineDialect>(user->getDialect()))
+  if (isa_and_present<PipelineDialect>(user->getDialect()))
     return true;
   if (isa<scf::ForOp, scf::WhileOp, scf::ConditionOp, cf::BranchOp,
           cf::CondBranchOp>(user))
@@ -1216,7 +1216,7 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
   });
   DenseSet<Operation *> reportedHostFuncs;
   root->walk([&](Operation *op) {
-    if (isa<PipelineDialect>(op->getDialect())) {
+    if (isa_and_present<PipelineDialect>(op->getDialect())) {
       auto func = op->getParentOfType<FunctionOpInterface>();
       if (!func) {
         op->emitOpError() << "expects to be inside a function";
