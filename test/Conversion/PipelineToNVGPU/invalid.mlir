@@ -35,7 +35,8 @@ gpu.module @m {
     // expected-error @+1 {{'pipeline.wait_producer' op expects every pipeline, role and stage value to come from a pipeline op in the same function (the lowering keeps role state per pipeline.create), got a result of 'foo.make' of type '!pipeline.pipeline<stages = 2>'}}
     pipeline.wait_producer %p : !P
     "foo.region"() ({
-      // expected-error @+1 {{'foo.use' op expects pipeline, role and stage values to flow only into pipeline ops}}
+      // expected-error @+2 {{'foo.use' op expects pipeline, role and stage values to flow only into pipeline ops}}
+      // expected-error @+1 {{'foo.use' op expects every pipeline, role and stage value to come from a pipeline op in the same function}}
       "foo.use"(%p) : (!P) -> ()
     }) : () -> ()
     gpu.return
