@@ -8,6 +8,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace pmlir {
 #define GEN_PASS_DEF_LEGALIZEKERNELABI
@@ -107,6 +108,28 @@ struct LegalizeKernelABIPass
         }
       }
       passDescriptorsAsPointers(func);
+    });
+    // Host functions: a memref in a GPU address space (workgroup, private)
+    // has no host lowering; upstream only reports it without failing.
+    getOperation().walk([&](FunctionOpInterface func) {
+      if (func->getParentOfType<gpu::GPUModuleOp>() ||
+          isa<gpu::GPUFuncOp>(func.getOperation()))
+        return;
+      auto check = [&](Type type, StringRef what, unsigned i) {
+        auto memref = dyn_cast<BaseMemRefType>(type);
+        if (!memref ||
+            !isa_and_present<gpu::AddressSpaceAttr>(memref.getMemorySpace()))
+          return;
+        func->emitOpError() << "expects host code to use no memref in a GPU "
+                               "address space (only kernels in a gpu.module "
+                               "can), got "
+                            << type << " for " << what << " #" << i;
+        failed = true;
+      };
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+        check(type, "argument", i);
+      for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+        check(type, "result", i);
     });
     if (failed)
       signalPassFailure();

@@ -53,6 +53,9 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
     - An argument or result of a type the GPU-to-NVVM conversion cannot
       pass (a tensor, a tuple, `none`, an async token) is reported the same
       way.
+    - A host function whose signature has a memref in a GPU address space
+      (workgroup, private) is an error: upstream's host conversion only
+      prints an error for it and goes on.
   }];
   let options = [
     Option<"barePtrMemrefs", "bare-ptr-memrefs", "bool", /*default=*/"true",
