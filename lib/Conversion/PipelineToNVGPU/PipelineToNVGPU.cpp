@@ -342,6 +342,49 @@ static Value single(ValueRange values) {
 }
 
 //===----------------------------------------------------------------------===//
+// Base pattern
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Detect the accessor of an op's pipeline or role operand.
+template <typename OpTy>
+using HasPipelineOperand = decltype(std::declval<OpTy>().getPipeline());
+template <typename OpTy>
+using HasRoleOperand = decltype(std::declval<OpTy>().getRole());
+
+/// Base of the patterns of the ops that read a pipeline, tile pipeline, role
+/// or stage handle operand (`pipeline`, else `role`, else `stage`):
+/// matchAndRewrite builds the Lowered view of that operand and hands it to
+/// `rewrite`, which holds what is specific to the op.
+template <typename OpTy>
+struct PipelineOpLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  /// Rewrites `op`, whose pipeline, role or stage operand lowers to `l`.
+  virtual LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor,
+                                const Lowered &l,
+                                ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    return rewrite(op, adaptor, lower(op, adaptor), rewriter);
+  }
+
+private:
+  static Lowered lower(OpTy op, OneToNOpAdaptor adaptor) {
+    if constexpr (llvm::is_detected<HasPipelineOperand, OpTy>::value)
+      return Lowered(op.getPipeline().getType(), adaptor.getPipeline());
+    else if constexpr (llvm::is_detected<HasRoleOperand, OpTy>::value)
+      return Lowered(op.getRole().getType(), adaptor.getRole());
+    else
+      return Lowered(op.getStage().getType(), adaptor.getStage());
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Setup: create, smem_bytes, init_mbars, input_tile_pipeline, role
 //===----------------------------------------------------------------------===//
 
@@ -422,14 +465,13 @@ struct SmemBytesOpLowering : OpConversionPattern<SmemBytesOp> {
 /// barrier and fences the inits (fence.mbarrier_init.release.cluster), then
 /// the CTA (bar.sync) or the cluster (barrier.cluster.arrive + wait)
 /// synchronizes before any thread uses a barrier.
-struct InitMbarsOpLowering : OpConversionPattern<InitMbarsOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct InitMbarsOpLowering : PipelineOpLowering<InitMbarsOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(InitMbarsOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(InitMbarsOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
     Value isFirst;
     for (gpu::Dimension dim :
          {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
@@ -505,14 +547,12 @@ struct RoleOpLowering : OpConversionPattern<RoleOp> {
 /// wait_producer (consumer waits on full) and wait_consumer (producer waits
 /// on empty), with the role's current stage and phase.
 template <typename OpTy, Role role>
-struct WaitCurrentOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct WaitCurrentOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     waitCurrent(rewriter, op.getLoc(), l, role, /*sub=*/0);
     rewriter.eraseOp(op);
     return success();
@@ -522,15 +562,13 @@ struct WaitCurrentOpLowering : OpConversionPattern<OpTy> {
 /// try_wait_* / try_acquire_*: one try_wait.parity on the barrier `role`
 /// waits on, with its current stage and phase.
 template <typename OpTy, Role role>
-struct TryWaitOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct TryWaitOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
     RoleState state = loadRole(rewriter, loc, l, role);
     Value id = waitBarrierId(rewriter, loc, l.type, role,
                              toIndex(rewriter, loc, state.stage), 0);
@@ -542,14 +580,12 @@ struct TryWaitOpLowering : OpConversionPattern<OpTy> {
 
 /// wait_*_if_needed: the blocking wait, only when the try was not ready.
 template <typename OpTy, Role role>
-struct WaitIfNeededOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct WaitIfNeededOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     waitCurrentUnless(rewriter, op.getLoc(), l, role, /*sub=*/0,
                       single(adaptor.getAlreadyReady()));
     rewriter.eraseOp(op);
@@ -559,14 +595,12 @@ struct WaitIfNeededOpLowering : OpConversionPattern<OpTy> {
 
 /// producer_step / consumer_step.
 template <typename OpTy, Role role>
-struct StepRoleOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct StepRoleOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     stepRole(rewriter, op.getLoc(), l, role);
     rewriter.eraseOp(op);
     return success();
@@ -576,15 +610,13 @@ struct StepRoleOpLowering : OpConversionPattern<OpTy> {
 /// producer_signal_and_step / consumer_signal_and_step: wait on the role's
 /// wait barrier, arrive on its signal barrier (same stage), step.
 template <typename OpTy, Role role>
-struct SignalAndStepOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct SignalAndStepOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
     RoleState state = waitCurrent(rewriter, loc, l, role, /*sub=*/0);
     signal(rewriter, loc, l, role, toIndex(rewriter, loc, state.stage), 0);
     stepRole(rewriter, loc, l, role);
@@ -595,14 +627,13 @@ struct SignalAndStepOpLowering : OpConversionPattern<OpTy> {
 
 /// pipeline.drain_producer: S times, wait on every empty barrier (all
 /// consumer sub-stages) of the producer's stage, then step the producer.
-struct DrainProducerOpLowering : OpConversionPattern<DrainProducerOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(DrainProducerOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(DrainProducerOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
     scf::ForOp::create(
         rewriter, loc, constIndex(rewriter, loc, 0),
         constIndex(rewriter, loc, l.type.getStages()),
@@ -624,14 +655,12 @@ struct DrainProducerOpLowering : OpConversionPattern<DrainProducerOp> {
 /// producer_mbar / consumer_mbar: the barrier group and the index of
 /// full(stage, sub) / empty(stage, sub).
 template <typename OpTy, Role role>
-struct MbarOfOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct MbarOfOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Value id = signalBarrierId(rewriter, op.getLoc(), l.type, role,
                                single(adaptor.getStage()), op.getSubStage());
     rewriter.replaceOp(op, {l.barriers, id});
@@ -641,15 +670,13 @@ struct MbarOfOpLowering : OpConversionPattern<OpTy> {
 
 /// producer_stage / consumer_stage: the role's current stage index.
 template <typename OpTy, Role role>
-struct StageOfOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct StageOfOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
     RoleState state = loadRole(rewriter, loc, l, role);
     rewriter.replaceOp(op, toIndex(rewriter, loc, state.stage));
     return success();
@@ -663,14 +690,12 @@ struct StageOfOpLowering : OpConversionPattern<OpTy> {
 /// acquire_producer / acquire_consumer: wait (unless `ready`), return the
 /// handle at the role's current stage.
 template <typename OpTy, Role role>
-struct AcquireStageOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct AcquireStageOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Value ready = op.getReady() ? single(adaptor.getReady()) : Value();
     rewriter.replaceOpWithMultiple(
         op, {acquireStage(rewriter, op.getLoc(), l, role, 0, ready)});
@@ -679,13 +704,11 @@ struct AcquireStageOpLowering : OpConversionPattern<OpTy> {
 };
 
 /// pipeline.index: the handle's stage index.
-struct IndexOpLowering : OpConversionPattern<IndexOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct IndexOpLowering : PipelineOpLowering<IndexOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(IndexOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getStage().getType(), adaptor.getStage());
+  LogicalResult rewrite(IndexOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, l.stage);
     return success();
   }
@@ -693,16 +716,14 @@ struct IndexOpLowering : OpConversionPattern<IndexOp> {
 
 /// pipeline.mbar: the barrier the handle's role signals (producer: full,
 /// consumer: empty) for its stage.
-struct MbarOpLowering : OpConversionPattern<MbarOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MbarOpLowering : PipelineOpLowering<MbarOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(MbarOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    StageType type = op.getStage().getType();
-    Lowered l(type, adaptor.getStage());
-    Value id = signalBarrierId(rewriter, op.getLoc(), l.type, type.getRole(),
-                               l.stage, op.getSubStage());
+  LogicalResult rewrite(MbarOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
+    Role role = op.getStage().getType().getRole();
+    Value id = signalBarrierId(rewriter, op.getLoc(), l.type, role, l.stage,
+                               op.getSubStage());
     rewriter.replaceOp(op, {l.barriers, id});
     return success();
   }
@@ -710,15 +731,13 @@ struct MbarOpLowering : OpConversionPattern<MbarOp> {
 
 /// pipeline.arrive: one arrival on the barrier the handle's role signals
 /// (to the leader CTA for a consumer of a cta_group = 2 pipeline).
-struct ArriveOpLowering : OpConversionPattern<ArriveOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(ArriveOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    StageType type = op.getStage().getType();
-    Lowered l(type, adaptor.getStage());
-    signal(rewriter, op.getLoc(), l, type.getRole(), l.stage, 0);
+  LogicalResult rewrite(ArriveOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
+    Role role = op.getStage().getType().getRole();
+    signal(rewriter, op.getLoc(), l, role, l.stage, 0);
     rewriter.eraseOp(op);
     return success();
   }
@@ -727,20 +746,18 @@ struct ArriveOpLowering : OpConversionPattern<ArriveOp> {
 /// pipeline.expect_tx: mbarrier.arrive.expect_tx on full(stage, 0) with the
 /// given bytes, or for a tile pipeline the bytes of one stage's payload
 /// (k_group_size tiles of every array) times cta_group.
-struct ExpectTxOpLowering : OpConversionPattern<ExpectTxOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(ExpectTxOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(ExpectTxOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    StageType type = op.getStage().getType();
-    Lowered l(type, adaptor.getStage());
     Value bytes;
     if (op.getBytes()) {
       bytes = single(adaptor.getBytes());
     } else {
-      auto tile = cast<TilePipelineType>(type.getPipeline());
+      auto tile = cast<TilePipelineType>(op.getStage().getType().getPipeline());
       bytes = constIndex(rewriter, loc,
                          tile.getStageBytes() * l.type.getCtaGroup());
     }
@@ -754,13 +771,11 @@ struct ExpectTxOpLowering : OpConversionPattern<ExpectTxOp> {
 
 /// pipeline.payload: subview [stage, 0, ...] x [1, k, tile...] of the
 /// payload array, dropping the stage dimension.
-struct PayloadOpLowering : OpConversionPattern<PayloadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct PayloadOpLowering : PipelineOpLowering<PayloadOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(PayloadOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getStage().getType(), adaptor.getStage());
+  LogicalResult rewrite(PayloadOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Value source = l.payload[op.getArray()];
     auto sourceType = cast<MemRefType>(source.getType());
     int64_t rank = sourceType.getRank();
@@ -779,14 +794,12 @@ struct PayloadOpLowering : OpConversionPattern<PayloadOp> {
 
 /// pipeline.release: a consumer arrives on empty(stage, sub) then steps; a
 /// producer only steps.
-struct ReleaseOpLowering : OpConversionPattern<ReleaseOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReleaseOpLowering : PipelineOpLowering<ReleaseOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(ReleaseOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(ReleaseOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     StageType type = op.getStage().getType();
-    Lowered l(type, adaptor.getStage());
     if (type.isConsumer())
       signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
              op.getSubStage());
@@ -798,13 +811,12 @@ struct ReleaseOpLowering : OpConversionPattern<ReleaseOp> {
 
 /// pipeline.release_without_signal: step the consumer.
 struct ReleaseWithoutSignalOpLowering
-    : OpConversionPattern<ReleaseWithoutSignalOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : PipelineOpLowering<ReleaseWithoutSignalOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getStage().getType(), adaptor.getStage());
+  LogicalResult rewrite(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     stepRole(rewriter, op.getLoc(), l, Role::consumer);
     rewriter.eraseOp(op);
     return success();
@@ -819,16 +831,14 @@ struct ReleaseWithoutSignalOpLowering
 /// the handle, then on exit `produce` steps, `consume` arrives on empty and
 /// steps, `consume_explicit` steps.
 template <typename OpTy, bool arriveOnExit>
-struct ScopedOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+struct ScopedOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     const Role role = OpTy::getRegionRole();
-    Lowered l(op.getPipeline().getType(), adaptor.getPipeline());
     SmallVector<Value> stage = acquireStage(rewriter, loc, l, role, 0);
 
     Block *body = &op.getBody().front();
@@ -859,13 +869,11 @@ struct ScopedOpLowering : OpConversionPattern<OpTy> {
 //===----------------------------------------------------------------------===//
 
 /// pipeline.acquire: the producer waits on empty(stage, sub_stage).
-struct AcquireOpLowering : OpConversionPattern<AcquireOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AcquireOpLowering : PipelineOpLowering<AcquireOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(AcquireOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getRole().getType(), adaptor.getRole());
+  LogicalResult rewrite(AcquireOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithMultiple(
         op, {acquireStage(rewriter, op.getLoc(), l, Role::producer,
                           op.getSubStage())});
@@ -874,13 +882,11 @@ struct AcquireOpLowering : OpConversionPattern<AcquireOp> {
 };
 
 /// pipeline.wait: the consumer waits on full(stage, 0).
-struct WaitOpLowering : OpConversionPattern<WaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct WaitOpLowering : PipelineOpLowering<WaitOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(WaitOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getRole().getType(), adaptor.getRole());
+  LogicalResult rewrite(WaitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithMultiple(
         op, {acquireStage(rewriter, op.getLoc(), l, Role::consumer, 0)});
     return success();
@@ -888,13 +894,11 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
 };
 
 /// pipeline.commit: arrive on every full sub-barrier of the stage, step.
-struct CommitOpLowering : OpConversionPattern<CommitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CommitOpLowering : PipelineOpLowering<CommitOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(CommitOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getStage().getType(), adaptor.getStage());
+  LogicalResult rewrite(CommitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     for (unsigned sub = 0; sub < l.type.getProducerSubStages(); ++sub)
       signal(rewriter, op.getLoc(), l, Role::producer, l.stage, sub);
     stepRole(rewriter, op.getLoc(), l, Role::producer);
@@ -906,14 +910,13 @@ struct CommitOpLowering : OpConversionPattern<CommitOp> {
 /// pipeline.commit_mma: in the elected thread (elect.sync unless given),
 /// tcgen05.commit to full(stage, 0); for cta_group = 2 multicast to both
 /// CTAs of the pair (mask 0b11 << leader rank).
-struct CommitMmaOpLowering : OpConversionPattern<CommitMmaOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CommitMmaOpLowering : PipelineOpLowering<CommitMmaOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(CommitMmaOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult rewrite(CommitMmaOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Lowered l(op.getStage().getType(), adaptor.getStage());
     Value elect = op.getElect()
                       ? single(adaptor.getElect())
                       : NVVM::ElectSyncOp::create(rewriter, loc,
@@ -941,13 +944,12 @@ struct CommitMmaOpLowering : OpConversionPattern<CommitMmaOp> {
 };
 
 /// pipeline.release_no_step: the consumer arrives on empty(stage, sub).
-struct ReleaseNoStepOpLowering : OpConversionPattern<ReleaseNoStepOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReleaseNoStepOpLowering : PipelineOpLowering<ReleaseNoStepOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(ReleaseNoStepOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Lowered l(op.getStage().getType(), adaptor.getStage());
+  LogicalResult rewrite(ReleaseNoStepOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
     signal(rewriter, op.getLoc(), l, Role::consumer, l.stage, op.getSubStage());
     rewriter.eraseOp(op);
     return success();
@@ -955,15 +957,12 @@ struct ReleaseNoStepOpLowering : OpConversionPattern<ReleaseNoStepOp> {
 };
 
 /// pipeline.step: step the handle's role.
-struct StepOpLowering : OpConversionPattern<StepOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StepOpLowering : PipelineOpLowering<StepOp> {
+  using PipelineOpLowering::PipelineOpLowering;
 
-  LogicalResult
-  matchAndRewrite(StepOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    StageType type = op.getStage().getType();
-    Lowered l(type, adaptor.getStage());
-    stepRole(rewriter, op.getLoc(), l, type.getRole());
+  LogicalResult rewrite(StepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
+    stepRole(rewriter, op.getLoc(), l, op.getStage().getType().getRole());
     rewriter.eraseOp(op);
     return success();
   }
