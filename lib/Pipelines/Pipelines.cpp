@@ -51,15 +51,20 @@ pmlir::getNVVMLoweringConfig(StringRef chip, StringRef features,
 }
 
 /// Checks that run on the input before anything is lowered.
-static void addInputChecks(OpPassManager &pm) {
+static void addInputChecks(OpPassManager &pm,
+                           const NVVMLoweringConfig &config) {
   // The lowering assumes linear stage handles: reject a kernel that leaks,
   // double-releases or misuses one before anything is rewritten.
   pm.addPass(createPipelineVerifyLinearity());
+  // A pipeline whose barriers are never (or not collectively) initialized
+  // hangs at its first wait.
+  if (config.verifyProtocol)
+    pm.addPass(createPipelineVerifyProtocol());
 }
 
 void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
                                      const NVVMLoweringConfig &config) {
-  addInputChecks(pm);
+  addInputChecks(pm, config);
 
   // gpu.launch bodies become gpu.funcs in gpu.modules first, so that they
   // get the target, the kernel ABI and the pipeline lowering of device code.
@@ -153,8 +158,12 @@ static void registerPipeline(
 
 template <typename Options>
 static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
-  return getNVVMLoweringConfig(options.chip, options.features, options.optLevel,
-                               options.useBarePtrCallConv);
+  llvm::Expected<NVVMLoweringConfig> config =
+      getNVVMLoweringConfig(options.chip, options.features, options.optLevel,
+                            options.useBarePtrCallConv);
+  if (config)
+    config->verifyProtocol = options.verifyProtocol;
+  return config;
 }
 
 void pmlir::registerPipelinePipelines() {

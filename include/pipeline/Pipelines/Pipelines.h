@@ -43,6 +43,12 @@ struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("pass each memref kernel argument as one pointer (the "
                      "kernel ABI of pipeline-mlir; needs static shapes)"),
       llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> verifyProtocol{
+      *this, "verify-protocol",
+      llvm::cl::desc("run pipeline-verify-protocol on the input (off only to "
+                     "compile a deliberately broken kernel, e.g. to test a "
+                     "hang)"),
+      llvm::cl::init(true)};
 };
 
 struct PipelineLowerToNVVMOptions
@@ -70,6 +76,8 @@ struct NVVMLoweringConfig {
   unsigned ptxVersion = 0;
   unsigned optLevel = 3;
   bool useBarePtrCallConv = true;
+  /// Run pipeline-verify-protocol before lowering.
+  bool verifyProtocol = true;
 };
 
 /// Checks chip, features and opt level; resolves the default features.

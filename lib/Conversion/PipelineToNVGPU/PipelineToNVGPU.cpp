@@ -97,6 +97,9 @@ namespace {
 /// (the layout of PipelineToNVGPUTypeConverter).
 struct Lowered {
   PipelineType type;
+  /// True for a tile pipeline or a stage of one (the input pipeline: see
+  /// ConsumerTargets).
+  bool isTile;
   /// Stage index of a stage handle (index); null for other types.
   Value stage;
   Value barriers;
@@ -105,6 +108,10 @@ struct Lowered {
 
   Lowered(Type original, ValueRange values) {
     type = getBasePipelineType(original);
+    Type outer = original;
+    if (auto stageType = dyn_cast<StageType>(original))
+      outer = stageType.getPipeline();
+    isTile = isa<TilePipelineType>(outer);
     if (isa<StageType>(original)) {
       stage = values.front();
       values = values.drop_front();
@@ -173,6 +180,22 @@ static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
       arith::SelectOp::create(b, loc, wrap, constInt(b, loc, 0, 32), next);
   Value phase = arith::XOrIOp::create(b, loc, state.phase, wrap);
   storeRole(b, loc, l, role, {stage, phase});
+}
+
+/// True when `role` steps when it acquires a stage rather than when it
+/// releases it: a consumer that may hold several stages (consumer_depth > 1)
+/// advances its read position at each acquire, and each release signals the
+/// stage its handle names (CUTLASS's separate read and release states).
+static bool stepsAtAcquire(const Lowered &l, Role role) {
+  return role == Role::consumer && l.type.getConsumerDepth() > 1;
+}
+
+/// Steps `role` at the end of a stage handle, unless it stepped at the
+/// acquire.
+static void stepAtRelease(OpBuilder &b, Location loc, const Lowered &l,
+                          Role role) {
+  if (!stepsAtAcquire(l, role))
+    stepRole(b, loc, l, role);
 }
 
 static Value toIndex(OpBuilder &b, Location loc, Value stageI32) {
@@ -247,41 +270,124 @@ static Value tryWaitParity(OpBuilder &b, Location loc, Value barriers, Value id,
                                          /*ticks=*/Value());
 }
 
+/// Runs `body` in the thread elected by `elect` (an i1).
+static void ifElected(OpBuilder &b, Location loc, Value elect,
+                      function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, elect, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}
+
 /// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
 static Value leaderCtaRank(OpBuilder &b, Location loc) {
   Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
   return arith::AndIOp::create(b, loc, rank, constInt(b, loc, -2, 32));
 }
 
-/// The executing thread arrives once on barrier `id`. With `toLeader`
-/// (consumer arrivals of a cta_group = 2 pipeline) it arrives on the same
-/// barrier in the leader CTA of the pair: mapa + a release.cluster arrive
-/// on the shared::cluster address.
-static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
-                     bool toLeader) {
-  if (!toLeader) {
-    nvgpu::MBarrierArriveOp::create(
-        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers, id);
-    return;
-  }
-  Value local = barrierPointer(b, loc, barriers, id);
+namespace {
+/// The CTAs whose barrier a consumer signal of a pipeline reaches (the
+/// pipeline type's documentation gives the rules and their sources).
+struct ConsumerTargets {
+  enum Kind { Local, Leader, Group } kind;
+  /// Group: the number of CTAs, an aligned group of the cluster.
+  unsigned size;
+};
+} // namespace
+
+static ConsumerTargets consumerTargets(const Lowered &l) {
+  if (l.type.getCtaGroup() == 2)
+    return l.isTile ? ConsumerTargets{ConsumerTargets::Group, 2}
+                    : ConsumerTargets{ConsumerTargets::Leader, 1};
+  if (l.type.getReleaseCtas() > 1)
+    return {ConsumerTargets::Group, l.type.getReleaseCtas()};
+  return {ConsumerTargets::Local, 1};
+}
+
+/// The cluster rank of the first CTA of this CTA's aligned group of `size`
+/// CTAs: %cluster_ctarank & -size.
+static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  return arith::AndIOp::create(b, loc, rank, constInt(b, loc, -int64_t(size), 32));
+}
+
+/// One release.cluster arrival of the executing thread on the barrier at
+/// shared-memory pointer `local` in the CTA of cluster rank `rank`.
+static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank) {
   auto cluster = LLVM::LLVMPointerType::get(
       b.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-  Value remote =
-      NVVM::MapaOp::create(b, loc, cluster, local, leaderCtaRank(b, loc));
+  Value remote = NVVM::MapaOp::create(b, loc, cluster, local, rank);
   NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
                                  /*count=*/Value(),
                                  NVVM::MemScopeKind::CLUSTER);
 }
 
+/// The executing thread arrives once on barrier `id` in each CTA of
+/// `targets`: a local mbarrier.arrive, or per target CTA a mapa and a
+/// release.cluster arrive on the shared::cluster address.
+static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
+                     ConsumerTargets targets) {
+  if (targets.kind == ConsumerTargets::Local) {
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers, id);
+    return;
+  }
+  Value local = barrierPointer(b, loc, barriers, id);
+  if (targets.kind == ConsumerTargets::Leader)
+    return arriveRemote(b, loc, local, leaderCtaRank(b, loc));
+  Value base = groupBaseRank(b, loc, targets.size);
+  for (unsigned k = 0; k < targets.size; ++k) {
+    Value rank =
+        k == 0 ? base
+               : arith::OrIOp::create(b, loc, base, constInt(b, loc, k, 32))
+                     .getResult();
+    arriveRemote(b, loc, local, rank);
+  }
+}
+
 /// `role` arrives on the barrier it signals for `stage` (index), sub-stage
-/// `sub`. Consumer arrivals of a cta_group = 2 pipeline go to the leader CTA.
+/// `sub`. Producer signals stay in the CTA; consumer signals reach the CTAs
+/// of consumerTargets.
 static void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
                    Value stage, unsigned sub) {
   Value id = signalBarrierId(b, loc, l.type, role, stage, sub);
-  bool toLeader = role == Role::consumer && l.type.getCtaGroup() == 2;
-  arriveOn(b, loc, l.barriers, id, toLeader);
+  ConsumerTargets targets = role == Role::consumer
+                                ? consumerTargets(l)
+                                : ConsumerTargets{ConsumerTargets::Local, 1};
+  arriveOn(b, loc, l.barriers, id, targets);
+}
+
+/// True when releasing a consumer handle of `l` arrives on its barrier: on
+/// a plain pipeline (the reference ConsumerStage.release), not on a tile
+/// pipeline (InputConsumerStage.release and ConsumerTiles.__exit__ only
+/// step; the MMA's release_mma or an arrive frees the stage).
+static bool consumerReleaseSignals(const Lowered &l) { return !l.isTile; }
+
+/// In the elected thread (`elect`, else elect.sync), tcgen05.commit of the
+/// pipeline's cta_group to barrier `id`, multicast to the CTAs of
+/// `targets` unless they are the local CTA alone.
+static void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l,
+                        Value elect, Value id, ConsumerTargets targets) {
+  if (!elect)
+    elect = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  ifElected(b, loc, elect, [&] {
+    Value pointer = barrierPointer(b, loc, l.barriers, id);
+    auto group = l.type.getCtaGroup() == 1 ? NVVM::CTAGroupKind::CTA_1
+                                           : NVVM::CTAGroupKind::CTA_2;
+    Value mask;
+    if (targets.kind == ConsumerTargets::Leader) {
+      Value leader = arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                             leaderCtaRank(b, loc));
+      mask = arith::ShLIOp::create(b, loc, constInt(b, loc, 1, 16), leader);
+    } else if (targets.kind == ConsumerTargets::Group) {
+      Value base = arith::TruncIOp::create(
+          b, loc, b.getI16Type(), groupBaseRank(b, loc, targets.size));
+      mask = arith::ShLIOp::create(
+          b, loc, constInt(b, loc, (int64_t(1) << targets.size) - 1, 16), base);
+    }
+    NVVM::Tcgen05CommitOp::create(b, loc, pointer, mask, group);
+  });
 }
 
 /// `role` waits, with its current phase, on the barrier it waits on for
@@ -324,16 +430,9 @@ static SmallVector<Value> acquireStage(OpBuilder &b, Location loc,
     RoleState state = waitCurrent(b, loc, l, role, sub);
     stage = toIndex(b, loc, state.stage);
   }
+  if (stepsAtAcquire(l, role))
+    stepRole(b, loc, l, role);
   return l.makeStage(stage);
-}
-
-/// Runs `body` in the thread elected by `elect` (an i1).
-static void ifElected(OpBuilder &b, Location loc, Value elect,
-                      function_ref<void()> body) {
-  auto ifOp = scf::IfOp::create(b, loc, elect, /*withElse=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  body();
 }
 
 static Value single(ValueRange values) {
@@ -625,8 +724,10 @@ struct SignalAndStepOpLowering : PipelineOpLowering<OpTy> {
   }
 };
 
-/// pipeline.drain_producer: S times, wait on every empty barrier (all
-/// consumer sub-stages) of the producer's stage, then step the producer.
+/// pipeline.drain_producer: S times, wait on empty(stage, 0) with the
+/// producer phase, then step the producer (the reference drain_producer:
+/// wait_consumer + producer_step; a consumer sub-stage that is not released
+/// every round would make waiting on it hang once its phase wraps).
 struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
   using PipelineOpLowering::PipelineOpLowering;
 
@@ -641,9 +742,8 @@ struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
         [&](OpBuilder &b, Location loc, Value, ValueRange) {
           RoleState state = loadRole(b, loc, l, Role::producer);
           Value stage = toIndex(b, loc, state.stage);
-          for (unsigned sub = 0; sub < l.type.getConsumerSubStages(); ++sub)
-            waitParity(b, loc, l.barriers,
-                       emptyBarrierId(b, loc, l.type, stage, sub), state.phase);
+          waitParity(b, loc, l.barriers,
+                     emptyBarrierId(b, loc, l.type, stage, 0), state.phase);
           stepRole(b, loc, l, Role::producer);
           scf::YieldOp::create(b, loc);
         });
@@ -730,7 +830,7 @@ struct MbarOpLowering : PipelineOpLowering<MbarOp> {
 };
 
 /// pipeline.arrive: one arrival on the barrier the handle's role signals
-/// (to the leader CTA for a consumer of a cta_group = 2 pipeline).
+/// (for a consumer, in each CTA of consumerTargets).
 struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
   using PipelineOpLowering::PipelineOpLowering;
 
@@ -745,7 +845,8 @@ struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
 
 /// pipeline.expect_tx: mbarrier.arrive.expect_tx on full(stage, 0) with the
 /// given bytes, or for a tile pipeline the bytes of one stage's payload
-/// (k_group_size tiles of every array) times cta_group.
+/// (k_group_size tiles of every array) times cta_group; predicated on the
+/// leader CTA of the pair when cta_group = 2.
 struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
   using PipelineOpLowering::PipelineOpLowering;
 
@@ -762,8 +863,18 @@ struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
                          tile.getStageBytes() * l.type.getCtaGroup());
     }
     Value id = fullBarrierId(rewriter, loc, l.type, l.stage, 0);
+    // With a CTA pair only the leader arms its full barrier, for the bytes
+    // of both CTAs: the peer's TMA completes the transaction there.
+    Value isLeader;
+    if (l.type.getCtaGroup() == 2) {
+      Value rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      Value odd = arith::AndIOp::create(rewriter, loc, rank,
+                                        constInt(rewriter, loc, 1, 32));
+      isLeader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       odd, constInt(rewriter, loc, 0, 32));
+    }
     nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, l.barriers, bytes,
-                                            id, /*predicate=*/Value());
+                                            id, isLeader);
     rewriter.eraseOp(op);
     return success();
   }
@@ -792,18 +903,18 @@ struct PayloadOpLowering : PipelineOpLowering<PayloadOp> {
   }
 };
 
-/// pipeline.release: a consumer arrives on empty(stage, sub) then steps; a
-/// producer only steps.
+/// pipeline.release: a consumer of a plain pipeline arrives on empty(stage,
+/// sub) then steps; a consumer of a tile pipeline and a producer only step.
 struct ReleaseOpLowering : PipelineOpLowering<ReleaseOp> {
   using PipelineOpLowering::PipelineOpLowering;
 
   LogicalResult rewrite(ReleaseOp op, OneToNOpAdaptor adaptor, const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
     StageType type = op.getStage().getType();
-    if (type.isConsumer())
+    if (type.isConsumer() && consumerReleaseSignals(l))
       signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
              op.getSubStage());
-    stepRole(rewriter, op.getLoc(), l, type.getRole());
+    stepAtRelease(rewriter, op.getLoc(), l, type.getRole());
     rewriter.eraseOp(op);
     return success();
   }
@@ -817,7 +928,7 @@ struct ReleaseWithoutSignalOpLowering
   LogicalResult rewrite(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
                         const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
-    stepRole(rewriter, op.getLoc(), l, Role::consumer);
+    stepAtRelease(rewriter, op.getLoc(), l, Role::consumer);
     rewriter.eraseOp(op);
     return success();
   }
@@ -828,8 +939,8 @@ struct ReleaseWithoutSignalOpLowering
 //===----------------------------------------------------------------------===//
 
 /// produce / consume / consume_explicit: acquire, inline the region with
-/// the handle, then on exit `produce` steps, `consume` arrives on empty and
-/// steps, `consume_explicit` steps.
+/// the handle, then on exit `produce` steps, `consume` arrives on empty
+/// (plain pipelines only, as release) and steps, `consume_explicit` steps.
 template <typename OpTy, bool arriveOnExit>
 struct ScopedOpLowering : PipelineOpLowering<OpTy> {
   using PipelineOpLowering<OpTy>::PipelineOpLowering;
@@ -855,9 +966,9 @@ struct ScopedOpLowering : PipelineOpLowering<OpTy> {
     rewriter.inlineBlockBefore(body, op, stage);
 
     rewriter.setInsertionPoint(yield);
-    if (arriveOnExit)
+    if (arriveOnExit && consumerReleaseSignals(l))
       signal(rewriter, loc, l, role, stage.front(), 0);
-    stepRole(rewriter, loc, l, role);
+    stepAtRelease(rewriter, loc, l, role);
     rewriter.replaceOp(op, yield.getResults());
     rewriter.eraseOp(yield);
     return success();
@@ -893,14 +1004,14 @@ struct WaitOpLowering : PipelineOpLowering<WaitOp> {
   }
 };
 
-/// pipeline.commit: arrive on every full sub-barrier of the stage, step.
+/// pipeline.commit: arrive on full(stage, 0), step (the reference
+/// RolePipeline.commit arrives on producer_mbar() only).
 struct CommitOpLowering : PipelineOpLowering<CommitOp> {
   using PipelineOpLowering::PipelineOpLowering;
 
   LogicalResult rewrite(CommitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
-    for (unsigned sub = 0; sub < l.type.getProducerSubStages(); ++sub)
-      signal(rewriter, op.getLoc(), l, Role::producer, l.stage, sub);
+    signal(rewriter, op.getLoc(), l, Role::producer, l.stage, 0);
     stepRole(rewriter, op.getLoc(), l, Role::producer);
     rewriter.eraseOp(op);
     return success();
@@ -909,7 +1020,7 @@ struct CommitOpLowering : PipelineOpLowering<CommitOp> {
 
 /// pipeline.commit_mma: in the elected thread (elect.sync unless given),
 /// tcgen05.commit to full(stage, 0); for cta_group = 2 multicast to both
-/// CTAs of the pair (mask 0b11 << leader rank).
+/// CTAs of the pair (mask 0b11 << leader rank), whose epilogues both wait.
 struct CommitMmaOpLowering : PipelineOpLowering<CommitMmaOp> {
   using PipelineOpLowering::PipelineOpLowering;
 
@@ -917,27 +1028,36 @@ struct CommitMmaOpLowering : PipelineOpLowering<CommitMmaOp> {
                         const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value elect = op.getElect()
-                      ? single(adaptor.getElect())
-                      : NVVM::ElectSyncOp::create(rewriter, loc,
-                                                  rewriter.getI1Type(), Value())
-                            .getResult();
-    ifElected(rewriter, loc, elect, [&] {
-      Value id = fullBarrierId(rewriter, loc, l.type, l.stage, 0);
-      Value pointer = barrierPointer(rewriter, loc, l.barriers, id);
-      if (l.type.getCtaGroup() == 1) {
-        NVVM::Tcgen05CommitOp::create(rewriter, loc, pointer,
-                                      /*multicastMask=*/Value(),
-                                      NVVM::CTAGroupKind::CTA_1);
-        return;
-      }
-      Value leader = arith::TruncIOp::create(
-          rewriter, loc, rewriter.getI16Type(), leaderCtaRank(rewriter, loc));
-      Value mask = arith::ShLIOp::create(
-          rewriter, loc, constInt(rewriter, loc, 3, 16), leader);
-      NVVM::Tcgen05CommitOp::create(rewriter, loc, pointer, mask,
-                                    NVVM::CTAGroupKind::CTA_2);
-    });
+    Value elect = op.getElect() ? single(adaptor.getElect()) : Value();
+    Value id = fullBarrierId(rewriter, loc, l.type, l.stage, 0);
+    ConsumerTargets targets = l.type.getCtaGroup() == 2
+                                  ? ConsumerTargets{ConsumerTargets::Group, 2}
+                                  : ConsumerTargets{ConsumerTargets::Local, 1};
+    commitMmaTo(rewriter, loc, l, elect, id, targets);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// pipeline.release_mma: in the elected thread, tcgen05.commit to
+/// empty(stage, 0), multicast to the CTAs whose producers wait for it: with
+/// cta_group = 2 both CTAs of the pair, on a tile or a plain pipeline alike
+/// (the MMA runs in the leader only; CUTLASS PipelineTmaUmmaAsync and
+/// PipelineUmmaConsumerAsync consumer_release), with release_ctas the
+/// group.
+struct ReleaseMmaOpLowering : PipelineOpLowering<ReleaseMmaOp> {
+  using PipelineOpLowering::PipelineOpLowering;
+
+  LogicalResult rewrite(ReleaseMmaOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value elect = op.getElect() ? single(adaptor.getElect()) : Value();
+    Value id = emptyBarrierId(rewriter, loc, l.type, l.stage, 0);
+    ConsumerTargets targets = consumerTargets(l);
+    if (l.type.getCtaGroup() == 2)
+      targets = {ConsumerTargets::Group, 2};
+    commitMmaTo(rewriter, loc, l, elect, id, targets);
     rewriter.eraseOp(op);
     return success();
   }
@@ -962,7 +1082,7 @@ struct StepOpLowering : PipelineOpLowering<StepOp> {
 
   LogicalResult rewrite(StepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
-    stepRole(rewriter, op.getLoc(), l, op.getStage().getType().getRole());
+    stepAtRelease(rewriter, op.getLoc(), l, op.getStage().getType().getRole());
     rewriter.eraseOp(op);
     return success();
   }
@@ -1055,6 +1175,7 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
       WaitOpLowering,          // pipeline.wait
       CommitOpLowering,        // pipeline.commit
       CommitMmaOpLowering,     // pipeline.commit_mma
+      ReleaseMmaOpLowering,    // pipeline.release_mma
       ReleaseNoStepOpLowering, // pipeline.release_no_step
       StepOpLowering           // pipeline.step
       >(typeConverter, patterns.getContext());
@@ -1129,15 +1250,25 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
                                << chip << "' (from " << targets.origin << ")";
     NVVM::NVVMCheckSMVersion target =
         NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(chip);
-    if (isa<CommitMmaOp>(op)) {
-      // The SM versions upstream's nvvm.tcgen05.commit accepts.
-      NVVM::NVVMCheckSMVersion required =
-          NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
-      if (!required.isCompatibleWith(target))
-        return op->emitOpError()
-               << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
-               << " lacks (chip from " << targets.origin << ")";
-    }
+    // The SM versions upstream's nvvm.tcgen05.commit accepts: the chips
+    // with tcgen05 MMAs, and so with CTA pairs.
+    NVVM::NVVMCheckSMVersion tcgen05 =
+        NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
+    if (isa<CommitMmaOp, ReleaseMmaOp>(op) &&
+        !tcgen05.isCompatibleWith(target))
+      return op->emitOpError()
+             << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
+             << " lacks (chip from " << targets.origin << ")";
+    if (auto create = dyn_cast<CreateOp>(op);
+        create && create.getResult().getType().getCtaGroup() == 2 &&
+        !tcgen05.isCompatibleWith(target))
+      return op->emitOpError()
+             << "expects cta_group = 1 on " << chip
+             << ", which has no CTA-pair (tcgen05 cta_group::2) MMA; "
+                "cta_group = 2 needs sm_100a or sm_101a (chip from "
+             << targets.origin
+             << "); for consumer signals that reach several CTAs of a "
+                "cluster use release_ctas";
     if (emitsBarrierInstructions(op) &&
         !NVVM::NVVMCheckSMVersion(false, 90).isCompatibleWith(target))
       return op->emitOpError()
@@ -1263,16 +1394,17 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
         return;
       }
     }
-    // The peer CTA of a cta_group = 2 pipeline arrives remotely (consumer
-    // arrivals on the leader's empty barriers, commit_mma multicast on the
-    // full barriers): no CTA may arrive before the other initialized them.
+    // The CTAs of a cta_group = 2 or release_ctas > 1 pipeline arrive on
+    // each other's barriers: no CTA may arrive before the other initialized
+    // them.
     if (auto init = dyn_cast<InitMbarsOp>(op);
         init && !init.getCluster() &&
-        getBasePipelineType(init.getPipeline().getType()).getCtaGroup() == 2) {
-      op->emitOpError() << "expects 'cluster' for a cta_group = 2 pipeline "
-                           "(the CTAs of the pair arrive on each other's "
-                           "barriers, so the whole cluster must synchronize "
-                           "after the init)";
+        getBasePipelineType(init.getPipeline().getType()).hasRemoteSignals()) {
+      op->emitOpError() << "expects 'cluster' for a pipeline whose CTAs "
+                           "signal each other (cta_group = 2 or release_ctas "
+                           "> 1): they arrive on each other's barriers, so "
+                           "the whole cluster must synchronize after the "
+                           "init";
       failed = true;
     }
     if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
@@ -1283,14 +1415,16 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
     }
   });
 
-  // Chips, and one cta_group for the commit_mma ops of each function.
-  DenseMap<Operation *, CommitMmaOp> firstCommitMma;
+  // Chips, and one cta_group for the tcgen05.commit ops (commit_mma,
+  // release_mma) of each function.
+  DenseMap<Operation *, Operation *> firstCommitMma;
   DenseSet<Operation *> reportedOldChip;
   root->walk([&](Operation *op) {
     if (!isa_and_present<PipelineDialect>(op->getDialect()))
       return;
     TargetChips targets = getTargetChips(op, defaultChip);
-    if (isa<CommitMmaOp>(op) && targets.chips.empty()) {
+    bool isTcgen05Commit = isa<CommitMmaOp, ReleaseMmaOp>(op);
+    if (isTcgen05Commit && targets.chips.empty()) {
       op->emitOpError() << "needs the target chip to lower to "
                            "tcgen05.commit: attach #nvvm.target<chip = ...> "
                            "to the gpu.module or pass chip=...";
@@ -1300,29 +1434,34 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
     Operation *scope = op->getParentOfType<gpu::GPUModuleOp>();
     if (!scope)
       scope = root;
-    if (!isa<CommitMmaOp>(op) && reportedOldChip.contains(scope))
+    // Reported at each op: the tcgen05 ops and the CTA-pair pipelines.
+    bool reportEach =
+        isTcgen05Commit ||
+        (isa<CreateOp>(op) &&
+         cast<CreateOp>(op).getResult().getType().getCtaGroup() == 2);
+    if (!reportEach && reportedOldChip.contains(scope))
       return;
     if (mlir::failed(checkChip(op, targets))) {
       failed = true;
-      if (!isa<CommitMmaOp>(op))
+      if (!reportEach)
         reportedOldChip.insert(scope);
     }
-    auto commit = dyn_cast<CommitMmaOp>(op);
-    if (!commit)
+    if (!isTcgen05Commit)
       return;
+    auto groupOf = [](Operation *commit) {
+      return getBasePipelineType(commit->getOperand(0).getType()).getCtaGroup();
+    };
     auto func = op->getParentOfType<FunctionOpInterface>();
-    auto [it, inserted] = firstCommitMma.try_emplace(func, commit);
-    unsigned group =
-        commit.getStage().getType().getBasePipeline().getCtaGroup();
-    unsigned firstGroup =
-        it->second.getStage().getType().getBasePipeline().getCtaGroup();
+    auto [it, inserted] = firstCommitMma.try_emplace(func, op);
+    unsigned group = groupOf(op), firstGroup = groupOf(it->second);
     if (!inserted && group != firstGroup) {
-      InFlightDiagnostic diag = commit.emitOpError();
-      diag << "expects the commit_mma ops of a kernel to share one "
-              "cta_group (ptxas rejects mixing .cta_group::1 and "
-              ".cta_group::2), got cta_group "
+      InFlightDiagnostic diag = op->emitOpError();
+      diag << "expects the tcgen05.commit ops of a kernel (commit_mma, "
+              "release_mma) to share one cta_group (ptxas rejects mixing "
+              ".cta_group::1 and .cta_group::2), got cta_group "
            << group << " after cta_group " << firstGroup;
-      diag.attachNote(it->second.getLoc()) << "first commit_mma here";
+      diag.attachNote(it->second->getLoc())
+          << "first " << it->second->getName() << " here";
       failed = true;
     }
   });

@@ -1,9 +1,10 @@
 // RUN: pipeline-opt %s -split-input-file -convert-pipeline-to-nvgpu | FileCheck %s
 
-// cta_group = 2: every consumer arrival on an `empty` barrier goes to the
-// same barrier in the leader CTA of the pair (%cluster_ctarank & ~1):
-// mapa to the shared::cluster address, then a release.cluster arrive.
-// Producer arrivals stay local.
+// cta_group = 2 on a plain pipeline (the accumulator pipeline, CUTLASS
+// PipelineUmmaAsync, Mojo umma_arrive_leader_cta): every consumer arrival on
+// an `empty` barrier goes to the same barrier in the leader CTA of the pair
+// (%cluster_ctarank & ~1): mapa to the shared::cluster address, then a
+// release.cluster arrive. Producer arrivals stay local.
 
 !P = !pipeline.pipeline<stages = 2, cta_group = 2>
 gpu.module @m {
@@ -50,6 +51,162 @@ gpu.module @m {
     %ps = pipeline.acquire_producer %p : !P
     pipeline.arrive %ps : !pipeline.stage<producer, !P>
     pipeline.release %ps : !pipeline.stage<producer, !P>
+    gpu.return
+  }
+}
+
+// -----
+
+// A cta_group = 2 TILE pipeline is the input pipeline of a 2-SM MMA: each
+// CTA's TMA producer waits on its own empty barrier, so a consumer arrival
+// reaches the empty barrier in both CTAs of the pair: ranks
+// (%cluster_ctarank & -2) and (%cluster_ctarank & -2) | 1. The tile
+// consumer's release and the consume exit only step.
+
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @tile_pair_arrivals
+  gpu.func @tile_pair_arrivals(%buf: memref<2x1x8xf32, #WG>) kernel {
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
+    %s = pipeline.acquire_consumer %tp : !TP
+    // CHECK:      %[[PTR:.*]] = llvm.inttoptr
+    // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK-NEXT: %[[M2:.*]] = arith.constant -2 : i32
+    // CHECK-NEXT: %[[BASE:.*]] = arith.andi %[[RANK]], %[[M2]] : i32
+    // CHECK-NEXT: %[[R0:.*]] = nvvm.mapa %[[PTR]], %[[BASE]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R0]] {scope = #nvvm.mem_scope<cluster>}
+    // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[PEER:.*]] = arith.ori %[[BASE]], %[[ONE]] : i32
+    // CHECK-NEXT: %[[R1:.*]] = nvvm.mapa %[[PTR]], %[[PEER]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R1]] {scope = #nvvm.mem_scope<cluster>}
+    pipeline.arrive %s : !pipeline.stage<consumer, !TP>
+    // The release steps only: no arrival before the next wait.
+    // CHECK-NOT:  mbarrier.arrive
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    pipeline.release %s : !pipeline.stage<consumer, !TP>
+    // CHECK:      nvvm.mapa
+    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK:      nvvm.mapa
+    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK-NOT:  mbarrier.arrive
+    // CHECK:      gpu.return
+    pipeline.consume %tp as %t : !TP {
+      pipeline.arrive %t : !pipeline.stage<consumer, !TP>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// release_mma: the elected thread's tcgen05.commit on empty(stage, 0). With
+// cta_group = 2 it is multicast to both CTAs of the pair (mask 3 << the
+// pair's first rank) on a tile pipeline and on a plain one alike: the MMA
+// runs in the leader only, and both CTAs' producers wait for it.
+
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  // CHECK-LABEL: gpu.func @release_mma_pair
+  gpu.func @release_mma_pair(%buf: memref<2x1x8xf32, #WG>) kernel {
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
+    %s = pipeline.acquire_consumer %tp : !TP
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    // CHECK-NEXT: %[[IDX:.*]] = arith.index_castui
+    // CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : index
+    // CHECK-NEXT: %[[E:.*]] = arith.addi %[[IDX]], %[[C2]]
+    // CHECK-NEXT: %[[EL:.*]] = nvvm.elect.sync -> i1
+    // CHECK-NEXT: scf.if %[[EL]] {
+    // CHECK-NEXT:   %[[A:.*]] = nvgpu.mbarrier.get %{{.*}}[%[[E]]]
+    // CHECK-NEXT:   %[[PTR:.*]] = llvm.inttoptr %[[A]]
+    // CHECK-NEXT:   %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+    // CHECK-NEXT:   %[[M2:.*]] = arith.constant -2 : i32
+    // CHECK-NEXT:   %[[BASE:.*]] = arith.andi %[[RANK]], %[[M2]]
+    // CHECK-NEXT:   %[[B16:.*]] = arith.trunci %[[BASE]] : i32 to i16
+    // CHECK-NEXT:   %[[THREE:.*]] = arith.constant 3 : i16
+    // CHECK-NEXT:   %[[MASK:.*]] = arith.shli %[[THREE]], %[[B16]] : i16
+    // CHECK-NEXT:   nvvm.tcgen05.commit %[[PTR]], multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>}
+    pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+    // CHECK:      }
+    // CHECK-NOT:  mbarrier.arrive
+    // CHECK:      gpu.return
+    pipeline.release %s : !pipeline.stage<consumer, !TP>
+    gpu.return
+  }
+}
+
+// -----
+
+// expect_tx of a pair: only the leader CTA ((%cluster_ctarank & 1) == 0)
+// arms its full barrier, for both CTAs' bytes (2 x 32 bytes).
+
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @pair_expect_tx
+  gpu.func @pair_expect_tx(%buf: memref<2x1x8xf32, #WG>) kernel {
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
+    %s = pipeline.acquire_producer %tp : !TP
+    // CHECK:      %[[BYTES:.*]] = arith.constant 64 : index
+    // CHECK:      %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+    // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[ODD:.*]] = arith.andi %[[RANK]], %[[ONE]]
+    // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[LEAD:.*]] = arith.cmpi eq, %[[ODD]], %[[ZERO]]
+    // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %[[BYTES]], predicate = %[[LEAD]]
+    pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
+    pipeline.release %s : !pipeline.stage<producer, !TP>
+    gpu.return
+  }
+}
+
+// -----
+
+// release_ctas = 4 (Hopper cluster multicast): a consumer arrival reaches
+// the empty barrier in each CTA of the aligned group of 4: ranks base,
+// base | 1, base | 2, base | 3 with base = %cluster_ctarank & -4. Producer
+// arrivals stay local.
+
+!P = !pipeline.pipeline<stages = 2, release_ctas = 4>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @release_group
+  gpu.func @release_group() kernel {
+    %p = pipeline.create -> !P
+    %s = pipeline.acquire_consumer %p : !P
+    // CHECK:      %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK-NEXT: %[[M4:.*]] = arith.constant -4 : i32
+    // CHECK-NEXT: %[[BASE:.*]] = arith.andi %[[RANK]], %[[M4]] : i32
+    // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[BASE]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[R1:.*]] = arith.ori %[[BASE]], %[[C1]]
+    // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[R1]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
+    // CHECK-NEXT: %[[R2:.*]] = arith.ori %[[BASE]], %[[C2]]
+    // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[R2]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
+    // CHECK-NEXT: %[[R3:.*]] = arith.ori %[[BASE]], %[[C3]]
+    // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[R3]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK-NOT:  nvvm.mapa
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    pipeline.release %s : !pipeline.stage<consumer, !P>
+    // CHECK-NOT:  nvvm.mapa
+    // CHECK:      nvgpu.mbarrier.arrive
+    // CHECK-NOT:  nvvm.mapa
+    // CHECK:      gpu.return
+    %t = pipeline.acquire_producer %p : !P
+    pipeline.arrive %t : !pipeline.stage<producer, !P>
+    pipeline.release %t : !pipeline.stage<producer, !P>
     gpu.return
   }
 }

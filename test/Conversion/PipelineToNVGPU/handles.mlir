@@ -157,25 +157,3 @@ gpu.module @m {
     gpu.return
   }
 }
-
-// -----
-
-// With cta_group = 2 the default expect_tx counts both CTAs' tiles.
-
-!P = !pipeline.pipeline<stages = 2, cta_group = 2>
-!a = memref<2x1x128x64xf16, #gpu.address_space<workgroup>>
-!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!a]>
-gpu.module @m {
-  // CHECK-LABEL: gpu.func @expect_tx_cta_pair
-  gpu.func @expect_tx_cta_pair() workgroup(%ta : !a) kernel {
-    %p = pipeline.create -> !P
-    %tp = pipeline.input_tile_pipeline %p payload(%ta : !a) : !P -> !TP
-    %s = pipeline.acquire_producer %tp : !TP
-    // 2 * 128 * 64 * 2 bytes.
-    // CHECK: %[[BYTES:.*]] = arith.constant 32768 : index
-    // CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]]
-    pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
-    pipeline.release %s : !pipeline.stage<producer, !TP>
-    gpu.return
-  }
-}

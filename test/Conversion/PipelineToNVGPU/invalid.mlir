@@ -109,9 +109,9 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
     %q = pipeline.create -> !P2
     %s = pipeline.acquire_producer %p : !P1
     %t = pipeline.acquire_producer %q : !P2
-    // expected-note @+1 {{first commit_mma here}}
+    // expected-note @+1 {{first pipeline.commit_mma here}}
     pipeline.commit_mma %s : !pipeline.stage<producer, !P1>
-    // expected-error @+1 {{'pipeline.commit_mma' op expects the commit_mma ops of a kernel to share one cta_group (ptxas rejects mixing .cta_group::1 and .cta_group::2), got cta_group 2 after cta_group 1}}
+    // expected-error @+1 {{'pipeline.commit_mma' op expects the tcgen05.commit ops of a kernel (commit_mma, release_mma) to share one cta_group (ptxas rejects mixing .cta_group::1 and .cta_group::2), got cta_group 2 after cta_group 1}}
     pipeline.commit_mma %t : !pipeline.stage<producer, !P2>
     pipeline.release %s : !pipeline.stage<producer, !P1>
     pipeline.release %t : !pipeline.stage<producer, !P2>
@@ -219,8 +219,95 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @pair_without_cluster_sync() kernel {
     %p = pipeline.create -> !P
-    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a cta_group = 2 pipeline (the CTAs of the pair arrive on each other's barriers, so the whole cluster must synchronize after the init)}}
+    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a pipeline whose CTAs signal each other (cta_group = 2 or release_ctas > 1): they arrive on each other's barriers, so the whole cluster must synchronize after the init}}
     pipeline.init_mbars %p producer 1 consumer 2 : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// Likewise with release_ctas: consumers of both CTAs arrive on each other's
+// empty barriers.
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @release_ctas_without_cluster_sync() kernel {
+    %p = pipeline.create -> !P
+    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a pipeline whose CTAs signal each other (cta_group = 2 or release_ctas > 1)}}
+    pipeline.init_mbars %p producer 1 consumer 2 : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// Hopper has no CTA-pair MMA: every cta_group = 2 pipeline is rejected on
+// sm_90a, at the pipeline, with the chip named.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @pair_on_hopper() kernel {
+    // expected-error @+1 {{'pipeline.create' op expects cta_group = 1 on sm_90a, which has no CTA-pair (tcgen05 cta_group::2) MMA; cta_group = 2 needs sm_100a or sm_101a (chip from the #nvvm.target of gpu.module @m); for consumer signals that reach several CTAs of a cluster use release_ctas}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// Likewise on sm_90, and for the pipeline under a tile pipeline.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m [#nvvm.target<chip = "sm_90">] {
+  gpu.func @tile_pair_on_hopper(%buf: memref<2x1x8xf32, #WG>) kernel {
+    // expected-error @+1 {{'pipeline.create' op expects cta_group = 1 on sm_90,}}
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 cluster : !TP
+    gpu.return
+  }
+}
+
+// -----
+
+// release_mma is a tcgen05.commit: sm_100a only.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @release_mma_on_hopper(%buf: memref<2x1x8xf32, #WG>) kernel {
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 : !TP
+    %s = pipeline.acquire_consumer %tp : !TP
+    // expected-error @+1 {{'pipeline.release_mma' op needs tcgen05.commit (sm_100a, sm_101a), which sm_90a lacks (chip from the #nvvm.target of gpu.module @m)}}
+    pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+    pipeline.release %s : !pipeline.stage<consumer, !TP>
+    gpu.return
+  }
+}
+
+// -----
+
+// commit_mma and release_mma share the kernel's one cta_group.
+#WG = #gpu.address_space<workgroup>
+!P1 = !pipeline.pipeline<stages = 2>
+!P2 = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P2, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @mixed_release_mma(%buf: memref<2x1x8xf32, #WG>) kernel {
+    %acc = pipeline.create -> !P1
+    %p = pipeline.create -> !P2
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P2 -> !TP
+    %a = pipeline.acquire_producer %acc : !P1
+    // expected-note @+1 {{first pipeline.commit_mma here}}
+    pipeline.commit_mma %a : !pipeline.stage<producer, !P1>
+    %s = pipeline.acquire_consumer %tp : !TP
+    // expected-error @+1 {{'pipeline.release_mma' op expects the tcgen05.commit ops of a kernel (commit_mma, release_mma) to share one cta_group}}
+    pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+    pipeline.release %s : !pipeline.stage<consumer, !TP>
+    pipeline.release %a : !pipeline.stage<producer, !P1>
     gpu.return
   }
 }

@@ -21,6 +21,36 @@ func.func private @bad_cta_group(!pipeline.pipeline<stages = 2, cta_group = 4>)
 
 // -----
 
+// expected-error@+1 {{expects release_ctas 1, 2, 4, 8 or 16 (an aligned group of a cluster of at most 16 CTAs), got 3}}
+func.func private @bad_release_ctas(!pipeline.pipeline<stages = 2, release_ctas = 3>)
+
+// -----
+
+// expected-error@+1 {{expects consumer_depth between 1 and the 2 stages (a consumer cannot hold more stages than there are), got 3}}
+func.func private @deep_consumer(!pipeline.pipeline<stages = 2, consumer_depth = 3>)
+
+// -----
+
+// expected-error@+1 {{expects consumer_depth between 1 and the 2 stages (a consumer cannot hold more stages than there are), got 0}}
+func.func private @zero_depth(!pipeline.pipeline<stages = 2, consumer_depth = 0>)
+
+// -----
+
+// expected-error@+1 {{expects release_ctas = 1 with cta_group = 2 (the CTA pair decides where consumer signals go), got release_ctas = 2}}
+func.func private @release_ctas_with_pair(!pipeline.pipeline<stages = 2, cta_group = 2, release_ctas = 2>)
+
+// -----
+
+// release_mma is a consumer's signal: on a producer handle it is a type error.
+func.func @release_mma_on_producer(%p: !pipeline.pipeline<stages = 2>) {
+  %s = pipeline.acquire_producer %p : !pipeline.pipeline<stages = 2>
+  // expected-error@+1 {{'pipeline.release_mma' op operand #0 must be consumer stage handle}}
+  pipeline.release_mma %s : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
+  return
+}
+
+// -----
+
 // 2^16 stages of 2^16 sub-stages: the barrier count does not fit in 32 bits.
 // expected-error@+1 {{expects the barriers to fit in the 232448 bytes of shared memory of a CTA (8 bytes each), got 4295032832 barriers}}
 func.func private @too_many_barriers(!pipeline.pipeline<stages = 65536, producer_sub_stages = 65536>)

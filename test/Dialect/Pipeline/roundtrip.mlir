@@ -191,3 +191,20 @@ func.func @roles(%elect: i1) {
   pipeline.release %w sub_stage 2 : !pipeline.stage<consumer, !S>
   return
 }
+
+!G = !pipeline.pipeline<stages = 4, release_ctas = 2>
+!TG = !pipeline.tile_pipeline<pipeline = !G, k_group_size = 2, payload = [!Tiles]>
+
+// CHECK-LABEL: func.func @mma_release
+func.func @mma_release(%a: !Tiles, %elect: i1) {
+  // CHECK: pipeline.create -> !pipeline.pipeline<stages = 4, release_ctas = 2>
+  %p = pipeline.create -> !G
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !Tiles) : !G -> !TG
+  %s = pipeline.acquire_consumer %tp : !TG
+  // CHECK: pipeline.release_mma %{{.*}} : !pipeline.stage<consumer
+  pipeline.release_mma %s : !pipeline.stage<consumer, !TG>
+  // CHECK: pipeline.release_mma %{{.*}} elect(%{{.*}}) : !pipeline.stage<consumer
+  pipeline.release_mma %s elect(%elect) : !pipeline.stage<consumer, !TG>
+  pipeline.release %s : !pipeline.stage<consumer, !TG>
+  return
+}

@@ -92,6 +92,21 @@ func.func @arrive_after_release() {
 // -----
 
 !P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+func.func @release_mma_after_release() {
+  %p = pipeline.create -> !P
+  // expected-note @+1 {{stage acquired here}}
+  %s = pipeline.acquire_consumer %p : !P
+  // expected-note @+1 {{released here}}
+  pipeline.release %s : !CS
+  // expected-error @+1 {{stage handle used after release}}
+  pipeline.release_mma %s : !CS
+  return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4>
 !A = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
 !TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!A]>
 !T = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
@@ -103,6 +118,8 @@ func.func @tile_after_release() -> f16 {
   %s = pipeline.acquire_consumer %tp : !TP
   // expected-note @+1 {{tile taken here}}
   %tiles = pipeline.payload %s[0] : !pipeline.stage<consumer, !TP> -> !T
+  // The signal of the stage (a tile pipeline's release only steps).
+  pipeline.arrive %s : !pipeline.stage<consumer, !TP>
   // expected-note @+1 {{stage released here}}
   pipeline.release %s : !pipeline.stage<consumer, !TP>
   // expected-error @+1 {{payload tile accessed after its stage was released: the other role may already reuse it}}
@@ -607,6 +624,7 @@ func.func @acquire_through_tile_pipeline() {
   // expected-error @+1 {{acquires a consumer stage while another consumer stage of this pipeline is outstanding}}
   %t = pipeline.acquire_consumer %p : !P
   pipeline.release %t : !pipeline.stage<consumer, !P>
+  pipeline.arrive %s : !pipeline.stage<consumer, !TP>
   pipeline.release %s : !pipeline.stage<consumer, !TP>
   return
 }
@@ -819,6 +837,89 @@ func.func @release_no_step_twice() {
   // expected-error @+1 {{double signal: release_no_step arrives on an empty barrier of this consumer stage that was already arrived on}}
   pipeline.release_no_step %s sub_stage 0 : !CS
   pipeline.step %s : !CS
+  return
+}
+
+// -----
+
+// On a tile pipeline a consumer release only steps (the reference
+// InputConsumerStage.release): without release_mma or arrive the stage is
+// never freed.
+
+!P = !pipeline.pipeline<stages = 4>
+!A = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!A]>
+!TCS = !pipeline.stage<consumer, !TP>
+!T = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+func.func @tile_release_missing_signal() -> f16 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  // expected-note @+1 {{stage acquired here}}
+  %s = pipeline.acquire_consumer %tp : !TP
+  %tiles = pipeline.payload %s[0] : !TCS -> !T
+  %x = memref.load %tiles[%c0, %c0, %c0] : !T
+  // expected-error @+1 {{missing signal: nothing arrives on the empty barrier of this consumer stage before pipeline.release, so the producer waits on it forever (on a tile pipeline, release and the consume exit only step, as in the reference: free the stage with pipeline.release_mma or pipeline.arrive)}}
+  pipeline.release %s : !TCS
+  return %x : f16
+}
+
+// -----
+
+// Likewise the exit of pipeline.consume on a tile pipeline only steps (the
+// reference ConsumerTiles.__exit__).
+
+!P = !pipeline.pipeline<stages = 4>
+!A = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!A]>
+!TCS = !pipeline.stage<consumer, !TP>
+!T = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+func.func @tile_consume_missing_signal() -> f16 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  // expected-error @+1 {{missing signal: nothing arrives on the empty barrier of the stage of this pipeline.consume region, so the producer waits on it forever (on a tile pipeline, release and the consume exit only step, as in the reference: free the stage with pipeline.release_mma or pipeline.arrive)}}
+  %v = pipeline.consume %tp as %s : !TP -> f16 {
+    %tiles = pipeline.payload %s[0] : !TCS -> !T
+    %x = memref.load %tiles[%c0, %c0, %c0] : !T
+    pipeline.yield %x : f16
+  }
+  return %v : f16
+}
+
+// -----
+
+// release_mma is the stage's signal: a plain pipeline's release after it
+// arrives a second time.
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+func.func @release_mma_then_release() {
+  %p = pipeline.create -> !P
+  // expected-note @+1 {{stage acquired here}}
+  %s = pipeline.acquire_consumer %p : !P
+  // expected-note @+1 {{first arrival here}}
+  pipeline.release_mma %s : !CS
+  // expected-error @+1 {{double signal: release arrives on the empty barrier of this consumer stage, which was already arrived on (end it with release_without_signal)}}
+  pipeline.release %s : !CS
+  return
+}
+
+// -----
+
+// So is the exit of a plain pipeline's consume region.
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+func.func @release_mma_in_consume_region() {
+  %p = pipeline.create -> !P
+  // expected-error @+1 {{double signal: the pipeline.consume region arrives on the empty barrier of its stage on exit, but it was already arrived on (use pipeline.consume_explicit)}}
+  pipeline.consume %p as %s : !P {
+    // expected-note @+1 {{first arrival here}}
+    pipeline.release_mma %s : !CS
+  }
   return
 }
 

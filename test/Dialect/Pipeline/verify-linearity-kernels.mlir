@@ -13,7 +13,8 @@
 
 // TMA producer warp / math consumer warps over an input tile pipeline. The
 // producer's leader lane expects the bytes and issues the copy; the
-// consumers read the tiles and release the stage; the producer drains.
+// consumers read the tiles, arrive on the stage's empty barrier and release
+// it (which only steps on a tile pipeline); the producer drains.
 // CHECK-LABEL: gpu.func @tma_gemm_mainloop
 // CHECK: nvgpu.tma.async.load
 // CHECK: pipeline.drain_producer
@@ -52,6 +53,9 @@ gpu.module @kernels {
         %tiles = pipeline.payload %s[0] : !pipeline.stage<consumer, !TP> -> !T
         %v = memref.load %tiles[%c0, %lane, %c0] : !T
         %next = arith.addf %sum, %v : f16
+        // Every consumer thread frees the stage (a tile pipeline's release
+        // only steps).
+        pipeline.arrive %s : !pipeline.stage<consumer, !TP>
         pipeline.release %s : !pipeline.stage<consumer, !TP>
         scf.yield %next : f16
       }
@@ -162,4 +166,78 @@ func.func @launch(%n: index) {
     gpu.terminator
   }
   return
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 4, cta_group = 2>
+!A = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
+!B = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!A, !B]>
+!T = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!V = memref<64x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!G = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+!D = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+
+// The SM100 2-CTA input pipeline: a TMA warp per CTA loads its half of
+// both operands (the loads stand for the 2-CTA TMA that completes the
+// leader's full barrier, which only the leader's expect_tx arms), the
+// leader CTA's MMA warp consumes the stage (the MMAs read the payload) and
+// frees it in both CTAs with release_mma inside the consume region, whose
+// exit only steps (the reference MMA warp's `with
+// input_pipeline.consumer() as tiles: ... mma_arrive`).
+// CHECK-LABEL: gpu.func @mma_warp_mainloop
+// CHECK: pipeline.consume
+// CHECK: pipeline.release_mma
+gpu.module @kernels {
+  gpu.func @mma_warp_mainloop(%da: !D, %db: !D, %k_iters: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %a = memref.alloc() : !A
+    %b = memref.alloc() : !B
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
+    %tp = pipeline.input_tile_pipeline %p payload(%a, %b : !A, !B) : !P -> !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %is_tma = arith.cmpi eq, %warp, %c0 : index
+    %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
+    %is_lane0 = arith.cmpi eq, %lane, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %odd = arith.andi %rank, %c1_i32 : i32
+    %is_leader_cta = arith.cmpi eq, %odd, %c0_i32 : i32
+    %is_mma = arith.andi %is_mma_warp, %is_leader_cta : i1
+    scf.if %is_tma {
+      scf.if %is_lane0 {
+        scf.for %k = %c0 to %k_iters step %c1 {
+          pipeline.produce %tp as %s : !TP {
+            pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
+            %bars, %id = pipeline.mbar %s : !pipeline.stage<producer, !TP>
+            %ta = pipeline.payload %s[0] : !pipeline.stage<producer, !TP> -> !T
+            %tb = pipeline.payload %s[1] : !pipeline.stage<producer, !TP> -> !T
+            %va = memref.subview %ta[0, 0, 0] [1, 64, 64] [1, 1, 1] : !T to !V
+            %vb = memref.subview %tb[0, 0, 0] [1, 64, 64] [1, 1, 1] : !T to !V
+            nvgpu.tma.async.load %da[%k, %c0], %bars[%id] to %va : !D, !G -> !V
+            nvgpu.tma.async.load %db[%k, %c0], %bars[%id] to %vb : !D, !G -> !V
+          }
+        }
+        pipeline.drain_producer %tp : !TP
+      }
+    }
+    scf.if %is_mma {
+      scf.for %k = %c0 to %k_iters step %c1 {
+        pipeline.consume %tp as %s : !TP {
+          %ta = pipeline.payload %s[0] : !pipeline.stage<consumer, !TP> -> !T
+          %tb = pipeline.payload %s[1] : !pipeline.stage<consumer, !TP> -> !T
+          // ... tcgen05.mma reading %ta and %tb ...
+          pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+        }
+      }
+    }
+    gpu.return
+  }
 }

@@ -602,6 +602,8 @@ func.func @tile_access(%c: i1) -> f16 {
     scf.yield %s : !pipeline.stage<consumer, !TP>
   }
   %w = memref.load %tiles[%c0, %c0, %c0] : !T
+  // On a tile pipeline release only steps: the arrive frees the stage.
+  pipeline.arrive %r : !pipeline.stage<consumer, !TP>
   pipeline.release %r : !pipeline.stage<consumer, !TP>
   %sum = arith.addf %v, %w : f16
   return %sum : f16
@@ -703,6 +705,7 @@ func.func @tile_roles(%a: memref<4x2x64x64xf16, #gpu.address_space<workgroup>>, 
       %s = pipeline.acquire_consumer %t : !T
       %tiles = pipeline.payload %s[0] : !TCS -> memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
       %v = memref.load %tiles[%c0, %c0, %c0] : memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      pipeline.arrive %s : !TCS
       pipeline.release %s : !TCS
     }
     scf.yield
@@ -797,3 +800,119 @@ func.func @launch(%n: index) {
   return
 }
 
+
+// -----
+
+// Tile pipelines: a consumer release and the exit of pipeline.consume only
+// step (the reference InputConsumerStage.release / ConsumerTiles.__exit__),
+// so the stage is freed by pipeline.release_mma or pipeline.arrive, and
+// neither is a double signal with the release that follows.
+
+!P = !pipeline.pipeline<stages = 4>
+!A = memref<4x1x64x64xf16, #gpu.address_space<workgroup>>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!A]>
+!TCS = !pipeline.stage<consumer, !TP>
+!T = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+// The MMA warp's release: tcgen05.commit to the empty barrier, then a
+// release that only steps.
+// CHECK-LABEL: func.func @tile_release_mma_then_release
+// CHECK: pipeline.release_mma
+// CHECK-NEXT: pipeline.release
+func.func @tile_release_mma_then_release(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  scf.for %i = %c0 to %n step %c1 {
+    %s = pipeline.acquire_consumer %tp : !TP
+    %tiles = pipeline.payload %s[0] : !TCS -> !T
+    pipeline.release_mma %s : !TCS
+    pipeline.release %s : !TCS
+  }
+  return
+}
+
+// The same with an explicit election.
+// CHECK-LABEL: func.func @tile_release_mma_elect
+// CHECK: pipeline.release_mma %{{.*}} elect(%{{.*}})
+func.func @tile_release_mma_elect(%e: i1) {
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  %s = pipeline.acquire_consumer %tp : !TP
+  pipeline.release_mma %s elect(%e) : !TCS
+  pipeline.release %s : !TCS
+  return
+}
+
+// A consume region on a tile pipeline frees its stage with an arrive: the
+// exit only steps, so this is the stage's one signal.
+// CHECK-LABEL: func.func @tile_consume_arrive
+// CHECK: pipeline.consume
+// CHECK: pipeline.arrive
+func.func @tile_consume_arrive() -> f16 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  %v = pipeline.consume %tp as %s : !TP -> f16 {
+    %tiles = pipeline.payload %s[0] : !TCS -> !T
+    %x = memref.load %tiles[%c0, %c0, %c0] : !T
+    pipeline.arrive %s : !TCS
+    pipeline.yield %x : f16
+  }
+  return %v : f16
+}
+
+// A consume region on a tile pipeline freed by the MMA's commit.
+// CHECK-LABEL: func.func @tile_consume_release_mma
+// CHECK: pipeline.release_mma
+func.func @tile_consume_release_mma() {
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  pipeline.consume %tp as %s : !TP {
+    pipeline.release_mma %s : !TCS
+  }
+  return
+}
+
+// An elected lane arrives, every lane releases (which only steps on a tile
+// pipeline): one arrival per warp, no double signal.
+// CHECK-LABEL: func.func @tile_lane_guarded_arrive
+func.func @tile_lane_guarded_arrive(%leader: i1) {
+  %a = memref.alloc() : !A
+  %p = pipeline.create -> !P
+  %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !TP
+  %s = pipeline.acquire_consumer %tp : !TP
+  scf.if %leader {
+    pipeline.arrive %s : !TCS
+  }
+  pipeline.release %s : !TCS
+  return
+}
+
+// -----
+
+// On a plain pipeline release_mma is the stage's signal too: end the handle
+// with release_without_signal (a release would arrive a second time).
+
+!P = !pipeline.pipeline<stages = 4>
+!CS = !pipeline.stage<consumer, !P>
+
+// CHECK-LABEL: func.func @plain_release_mma_then_release_without_signal
+// CHECK: pipeline.release_mma
+// CHECK-NEXT: pipeline.release_without_signal
+func.func @plain_release_mma_then_release_without_signal(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = pipeline.create -> !P
+  scf.for %i = %c0 to %n step %c1 {
+    %s = pipeline.acquire_consumer %p : !P
+    pipeline.release_mma %s : !CS
+    pipeline.release_without_signal %s : !CS
+  }
+  return
+}

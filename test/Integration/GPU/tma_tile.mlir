@@ -5,8 +5,10 @@
 // producer: per item it acquires a stage, `expect_tx`s the stage's payload
 // bytes (k_group_size tiles) and issues one `nvgpu.tma.async.load` per tile
 // into the stage's payload, completing on the stage's full barrier. Warp 1
-// consumes: it copies each tile of the stage to its place in `out`, then
-// releases the stage (empty count 32). The host compares `out` with the
+// consumes in a `pipeline.consume` region: it copies each tile of the stage
+// to its place in `out`, then each of its 32 lanes frees the stage with
+// `pipeline.arrive` (empty count 32; on a tile pipeline the region's exit
+// only steps the consumer). The host compares `out` with the
 // source matrix. 3 stages; k_group_size 1 (32 items) and 2 (16 items).
 //
 // REQUIRES: cuda-gpu
@@ -92,6 +94,9 @@ gpu.module @tma_tile {
               memref.store %v, %out[%row, %col] : memref<256x128xi32>
             }
           }
+          // Every lane frees the stage (empty count 32): on a tile pipeline
+          // the exit of pipeline.consume only steps.
+          pipeline.arrive %s : !pipeline.stage<consumer, !TP1>
           pipeline.yield
         }
       }
@@ -169,6 +174,9 @@ gpu.module @tma_tile {
               memref.store %v, %out[%row, %col] : memref<256x128xi32>
             }
           }
+          // Every lane frees the stage (empty count 32): on a tile pipeline
+          // the exit of pipeline.consume only steps.
+          pipeline.arrive %s : !pipeline.stage<consumer, !TP2>
           pipeline.yield
         }
       }

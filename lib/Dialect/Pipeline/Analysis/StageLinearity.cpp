@@ -96,6 +96,7 @@ struct HandleInfo {
   int key;          // (pipeline, role) key, -1 when unknown
   Value root;       // pipeline underneath, null when unknown
   Operation *owner; // produce / consume op owning it, or null
+  uint64_t seq = 0; // acquisition order (for carried handles: the first's)
 };
 
 /// The state of a handle at the end of a path.
@@ -315,7 +316,8 @@ private:
   bool transferable(unsigned h, Operation *op);
   Fwd moveIn(Value v, Operation *op);
   void checkTile(Operation *op, Value v);
-  bool roleConflict(Operation *op, int key, Role role);
+  bool roleConflict(Operation *op, int key, Role role, unsigned allowed);
+  void checkReleaseOrder(unsigned h, Operation *op);
   void exitOwned(unsigned h, Operation *owner);
   void reportLoopRelease(unsigned h, const RegionContext &ctx);
   void finishFunction();
@@ -399,6 +401,7 @@ private:
   DenseMap<Value, Tile> tiles;
   DenseMap<std::pair<void *, unsigned>, int> keyIds;
   std::vector<SmallVector<unsigned, 1>> liveByKey;
+  uint64_t seqCounter = 0;
   DenseSet<void *> consumerRootSignalled;
   SmallVector<Pending> pendingSignals;
 };
@@ -429,7 +432,8 @@ unsigned Checker::newHandle(Value value, HandleInfo hi, bool poison) {
 unsigned Checker::defineFresh(Value value, Location loc, bool acquired, int key,
                               Value root, Operation *owner, bool poison) {
   unsigned h = newHandle(
-      value, HandleInfo{loc, acquired, depth, key, root, owner}, poison);
+      value, HandleInfo{loc, acquired, depth, key, root, owner, ++seqCounter},
+      poison);
   set(h, Status::Live, 0);
   return h;
 }
@@ -1040,6 +1044,13 @@ void Checker::visitOperand(Operation *op, OpOperand &operand,
     checkTile(op, v);
 }
 
+/// The number of stages of `role` a thread may hold at once on the
+/// pipeline `root`: the consumer_depth for the consumer, else 1.
+static unsigned allowedOutstanding(Value root, Role role) {
+  PipelineType type = root ? getBasePipelineType(root.getType()) : nullptr;
+  return type && role == Role::consumer ? type.getConsumerDepth() : 1;
+}
+
 void Checker::defineResults(Operation *op) {
   for (OpResult result : op->getResults()) {
     Type type = result.getType();
@@ -1053,7 +1064,8 @@ void Checker::defineResults(Operation *op) {
       if (pipeline) {
         root = rootOf(pipeline);
         key = keyFor(root, stage.getRole());
-        conflict = roleConflict(op, key, stage.getRole());
+        conflict = roleConflict(op, key, stage.getRole(),
+                                allowedOutstanding(root, stage.getRole()));
       }
       defineFresh(result, op->getLoc(), /*acquired=*/bool(pipeline), key, root,
                   nullptr, conflict);
@@ -1133,6 +1145,11 @@ Fwd Checker::moveIn(Value v, Operation *op) {
   return f;
 }
 
+/// True for a stage of a tile pipeline.
+static bool isTileStage(StageType type) {
+  return isa<TilePipelineType>(type.getPipeline());
+}
+
 void Checker::consume(unsigned h, Operation *op, StageType type) {
   if (!isLive(h))
     return reportUseAfter(h, op, /*consuming=*/true);
@@ -1146,7 +1163,15 @@ void Checker::consume(unsigned h, Operation *op, StageType type) {
     return;
   }
   if (type.isConsumer()) {
-    if (auto release = dyn_cast<ReleaseOp>(op)) {
+    checkReleaseOrder(h, op);
+    if (poisoned[h])
+      return;
+    auto release = dyn_cast<ReleaseOp>(op);
+    if (release && isTileStage(type)) {
+      // A tile pipeline's release only steps (the reference
+      // InputConsumerStage.release): the stage needs a signal of its own.
+      pendingSignals.push_back({op, h});
+    } else if (release) {
       if (arrived[h] & subStageBit(release.getSubStage()))
         reportDoubleSignal(h, op);
       // A signalling release on one path (an elected lane) counts as the
@@ -1178,7 +1203,7 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
   if (!type.isConsumer())
     return;
   uint64_t bit;
-  if (isa<ArriveOp>(op)) {
+  if (isa<ArriveOp, ReleaseMmaOp>(op)) {
     bit = 1;
   } else if (auto release = dyn_cast<ReleaseNoStepOp>(op)) {
     bit = subStageBit(release.getSubStage());
@@ -1206,35 +1231,76 @@ void Checker::checkTile(Operation *op, Value v) {
   diag.attachNote(tile.payload->getLoc()) << "tile taken here";
 }
 
-bool Checker::roleConflict(Operation *op, int key, Role role) {
+bool Checker::roleConflict(Operation *op, int key, Role role,
+                           unsigned allowed) {
+  StringRef name = stringifyRole(role);
+  SmallVector<unsigned, 2> outstanding;
   for (unsigned other : liveByKey[key]) {
     if (poisoned[other] || !isLive(other))
       continue;
-    StringRef name = stringifyRole(role);
-    auto diag = error(op);
     if (Operation *owner = info[other].owner) {
+      auto diag = error(op);
       diag << "acquires a " << name << " stage inside a " << owner->getName()
            << " region that already owns the " << name
            << " stage of this pipeline: it waits on the same stage twice "
               "(hang)";
       diag.attachNote(owner->getLoc()) << "region that owns the stage";
-    } else {
-      diag << "acquires a " << name << " stage while another " << name
-           << " stage of this pipeline is outstanding: it waits on the same "
-              "stage twice (hang)";
-      diag.attachNote(info[other].loc) << "outstanding stage acquired here";
+      return true;
     }
-    return true;
+    outstanding.push_back(other);
   }
-  return false;
+  if (outstanding.size() < allowed)
+    return false;
+  auto diag = error(op);
+  if (allowed == 1) {
+    diag << "acquires a " << name << " stage while another " << name
+         << " stage of this pipeline is outstanding: it waits on the same "
+            "stage twice (hang)";
+    if (role == Role::consumer)
+      diag << "; a consumer that frees a stage only after acquiring the next "
+              "(the wgmma release lag) declares consumer_depth = 2 on the "
+              "pipeline type";
+  } else {
+    diag << "acquires a " << name << " stage while " << outstanding.size()
+         << " " << name
+         << " stages of this pipeline are outstanding, its consumer_depth: "
+            "release the oldest first";
+  }
+  unsigned oldest = *llvm::min_element(
+      outstanding, [&](unsigned a, unsigned b) { return info[a].seq < info[b].seq; });
+  diag.attachNote(info[oldest].loc) << "outstanding stage acquired here";
+  return true;
+}
+
+/// Consumer stages of a pipeline with consumer_depth > 1 are released in
+/// acquisition order: the producer waits on the stages in that order.
+void Checker::checkReleaseOrder(unsigned h, Operation *op) {
+  int key = info[h].key;
+  if (key < 0)
+    return;
+  for (unsigned other : liveByKey[key]) {
+    if (other == h || poisoned[other] || !isLive(other) ||
+        info[other].seq >= info[h].seq || find(other) == find(h))
+      continue;
+    auto diag = error(op)
+                << "releases a consumer stage while an older consumer stage "
+                   "of this pipeline is still outstanding: stages are freed "
+                   "in the order they were acquired, since the producer "
+                   "waits on them in that order";
+    diag.attachNote(info[other].loc) << "older stage acquired here";
+    noteOrigin(diag, h);
+    poisoned[h] = true;
+    return;
+  }
 }
 
 void Checker::exitOwned(unsigned h, Operation *owner) {
   if (poisoned[h])
     return;
-  if (isa<ConsumeOp>(owner) && (arrived[h] & 1))
+  bool tile = isa<TilePipelineType>(owner->getOperand(0).getType());
+  if (isa<ConsumeOp>(owner) && !tile && (arrived[h] & 1))
     reportDoubleSignal(h, owner);
-  else if (isa<ConsumeExplicitOp>(owner))
+  else if (isa<ConsumeExplicitOp>(owner) || (isa<ConsumeOp>(owner) && tile))
     pendingSignals.push_back({owner, h});
 }
 
@@ -1399,7 +1465,10 @@ void Checker::visitScoped(Operation *op, Value pipeline, Region &body,
   def.owned = true;
   def.key = key;
   def.root = root;
-  def.poisoned = roleConflict(op, key, role);
+  // A region releases its stage at its exit: with an older stage still
+  // outstanding that release would be out of order, so a region needs the
+  // role to itself.
+  def.poisoned = roleConflict(op, key, role, /*allowed=*/1);
   RegionResult result = walkRegion(body, {RegionKind::Scoped, op}, {def});
   apply(result.effect);
   defineResults(op);
@@ -1494,11 +1563,15 @@ void Checker::finishFunction() {
       continue;
     auto diag = error(p.op) << "missing signal: nothing arrives on the empty "
                                "barrier of ";
-    if (isa<ConsumeExplicitOp>(p.op))
-      diag << "the stage of this pipeline.consume_explicit region";
+    if (isa<ConsumeExplicitOp, ConsumeOp>(p.op))
+      diag << "the stage of this " << p.op->getName() << " region";
     else
       diag << "this consumer stage before " << p.op->getName();
     diag << ", so the producer waits on it forever";
+    if (isa<ReleaseOp, ConsumeOp>(p.op))
+      diag << " (on a tile pipeline, release and the consume exit only step, "
+              "as in the reference: free the stage with pipeline.release_mma "
+              "or pipeline.arrive)";
     if (info[h].loc != p.op->getLoc())
       noteOrigin(diag, h);
   }
@@ -1524,6 +1597,7 @@ void Checker::analyzeFunction(FunctionOpInterface fn) {
   tiles.clear();
   keyIds.clear();
   liveByKey.clear();
+  seqCounter = 0;
   consumerRootSignalled.clear();
   pendingSignals.clear();
   depth = 0;

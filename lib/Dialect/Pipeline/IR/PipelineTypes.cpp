@@ -49,7 +49,8 @@ Type pmlir::getMBarrierGroupType(Type type) {
 LogicalResult
 PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                      unsigned stages, unsigned producerSubStages,
-                     unsigned consumerSubStages, unsigned ctaGroup) {
+                     unsigned consumerSubStages, unsigned ctaGroup,
+                     unsigned releaseCtas, unsigned consumerDepth) {
   if (stages < 1)
     return emitError() << "expects at least 1 stage, got " << stages;
   if (producerSubStages < 1)
@@ -60,6 +61,21 @@ PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << consumerSubStages;
   if (ctaGroup != 1 && ctaGroup != 2)
     return emitError() << "expects cta_group 1 or 2, got " << ctaGroup;
+  if (releaseCtas < 1 || releaseCtas > 16 || !llvm::isPowerOf2_32(releaseCtas))
+    return emitError() << "expects release_ctas 1, 2, 4, 8 or 16 (an aligned "
+                          "group of a cluster of at most 16 CTAs), got "
+                       << releaseCtas;
+  if (consumerDepth < 1 || consumerDepth > stages)
+    return emitError() << "expects consumer_depth between 1 and the " << stages
+                       << " stages (a consumer cannot hold more stages than "
+                          "there are), got "
+                       << consumerDepth;
+  if (releaseCtas != 1 && ctaGroup != 1)
+    return emitError() << "expects release_ctas = 1 with cta_group = "
+                       << ctaGroup
+                       << " (the CTA pair decides where consumer signals go), "
+                          "got release_ctas = "
+                       << releaseCtas;
   // Counted in 64 bits: the 32-bit accessors must not wrap around.
   uint64_t barriers = uint64_t(stages) * producerSubStages +
                       uint64_t(stages) * consumerSubStages;

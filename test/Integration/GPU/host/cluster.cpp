@@ -1,7 +1,10 @@
 //===- cluster.cpp - host side of kernel family 6 -------------------------===//
 //
-// A pipeline shared by the 2 CTAs of a cluster (cta_group = 2): remote
-// releases to the leader, drain_producer, multicast TMA to both CTAs.
+// The sm_90a analogue of the Blackwell 2-CTA input pipeline: a tile pipeline
+// with release_ctas = 2 shared by the 2 CTAs of each cluster. Each CTA's
+// producer multicasts HALF of every tile (a TMA box of 16 x 32) into both
+// CTAs; each CTA's consumer copies the whole tile out and frees the stage in
+// both CTAs. Every CTA must end up with the whole source matrix.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,8 @@
 namespace {
 constexpr uint32_t kPoison = 0xDEADBEEFu;
 constexpr unsigned kRows = 256, kCols = 128, kTile = 32, kStages = 2;
+// Each CTA of a cluster loads (and multicasts) this many rows of a tile.
+constexpr unsigned kClusterSize = 2, kHalfRows = kTile / kClusterSize;
 constexpr unsigned kBlocks = 16; // 8 clusters of 2; out is 16 x 256 x 128
 } // namespace
 
@@ -28,27 +33,33 @@ int main(int argc, char **argv) {
     source[i] = pmrt::mix32(i) ^ 0x3C3Cu;
   pmrt::DeviceBuffer src(source.size() * 4);
   src.upload(source);
+  // The box is half a tile (16 rows x 32 columns), the kernel's
+  // !nvgpu.tensormap.descriptor<tensor = memref<16x32xi32, ...>>: each CTA
+  // loads rows 16 * rank .. 16 * rank + 15 of every tile.
   pmrt::TensorMap2D map(src.ptr(), CU_TENSOR_MAP_DATA_TYPE_INT32, 4, kRows,
-                        kCols, kTile, kTile);
+                        kCols, kHalfRows, kTile);
   pmrt::DeviceBuffer out(kBlocks * source.size() * 4);
   out.fill32(kPoison);
 
   pmrt::LaunchConfig cfg;
   cfg.grid[0] = kBlocks;
-  cfg.cluster[0] = 2;
-  cfg.block[0] = 64;
+  cfg.cluster[0] = kClusterSize;
+  cfg.block[0] = 64; // warp 0: producer (lane 0), warp 1: consumer
+  // Barriers (< 64 bytes), up to 127 bytes of alignment padding, payload.
   cfg.dynamicSmem = 256 + kStages * kTile * kTile * 4;
   pmrt::KernelArgs args;
   args.ptr(map.devicePtr()).ptr(out.ptr());
   pmrt::launchAndWait("cluster_multicast", fn, cfg, args);
 
-  // Rank 0 of each cluster received its tiles as the issuer of the
-  // multicast, rank 1 as its second destination.
+  // Every CTA received one half of each tile from its own load and the
+  // other half from the peer's multicast: each of the 16 copies must equal
+  // the whole source. Blocks 2c and 2c + 1 form cluster c (cluster dims
+  // (2, 1, 1)), so block b has cluster rank b % 2.
   std::vector<uint32_t> got = out.download<uint32_t>(kBlocks * source.size());
-  for (unsigned rank = 0; rank < 2; ++rank) {
+  for (unsigned rank = 0; rank < kClusterSize; ++rank) {
     bool ok = true;
     std::string why;
-    for (unsigned b = rank; b < kBlocks; b += 2) {
+    for (unsigned b = rank; b < kBlocks; b += kClusterSize) {
       std::vector<uint32_t> copy(got.begin() + b * source.size(),
                                  got.begin() + (b + 1) * source.size());
       std::string whyCopy;
@@ -58,7 +69,7 @@ int main(int argc, char **argv) {
       }
     }
     report.check(std::string("cluster_multicast ") +
-                     (rank == 0 ? "leader CTAs" : "peer CTAs"),
+                     (rank == 0 ? "rank 0 CTAs" : "rank 1 CTAs"),
                  ok, why);
   }
   return report.finish();

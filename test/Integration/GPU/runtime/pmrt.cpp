@@ -156,8 +156,12 @@ DeviceBuffer::~DeviceBuffer() {
     cuMemFree(ptr_);
 }
 
+// Kernels run on a non-blocking stream, which does not wait for work on the
+// legacy default stream: every copy and fill completes before it returns,
+// so that a kernel launched next never races with it.
 void DeviceBuffer::upload(const void *host, size_t bytes) {
   PMRT_CHECK(cuMemcpyHtoD(ptr_, host, bytes));
+  PMRT_CHECK(cuCtxSynchronize());
 }
 
 void DeviceBuffer::download(void *host, size_t bytes) const {
@@ -165,7 +169,9 @@ void DeviceBuffer::download(void *host, size_t bytes) const {
 }
 
 void DeviceBuffer::fill32(uint32_t value) {
+  // cuMemsetD32 is asynchronous with respect to the host.
   PMRT_CHECK(cuMemsetD32(ptr_, value, bytes_ / 4));
+  PMRT_CHECK(cuCtxSynchronize());
 }
 
 TensorMap2D::TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype,

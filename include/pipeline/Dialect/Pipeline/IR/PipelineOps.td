@@ -163,7 +163,11 @@ def Pipeline_InitMbarsOp : Pipeline_Op<"init_mbars"> {
     fences to the caller, this op is *collective*: every thread of the CTA
     executes it; the lowering elects one thread that runs the inits and
     `fence.mbarrier_init`, then synchronizes the CTA, or with `cluster` the
-    whole cluster (needed when other CTAs arrive remotely). The reference `InputTilePipeline.init_barriers` is the same
+    whole cluster (required when other CTAs arrive remotely: `cta_group =
+    2` or `release_ctas > 1`). Every created pipeline needs exactly one,
+    in the function's entry block (not under a branch or a loop: every
+    thread must reach its barrier) and before any other use of the
+    pipeline. The reference `InputTilePipeline.init_barriers` is the same
     op on a tile pipeline.
 
     Example:
@@ -287,10 +291,11 @@ def Pipeline_ConsumerSignalAndStepOp : Pipeline_DirectOp<"consumer_signal_and_st
 
 def Pipeline_DrainProducerOp : Pipeline_DirectOp<"drain_producer",
   "wait until the consumer has freed every stage", [{
-    Run by the producer after its last stage: waits on every `empty` barrier
-    once more (stepping through all stages), so that the CTA does not exit
-    while a peer still arrives on its barriers or reads its shared memory
-    (the reference `drain_producer`, CUTLASS `producer_tail`).
+    Run by the producer after its last stage: `stages` times, waits on the
+    current stage's `empty` barrier (sub-stage 0) with the producer phase
+    and steps, so that the CTA does not exit while a peer still arrives on
+    its barriers or reads its shared memory (the reference
+    `drain_producer`, CUTLASS `producer_tail`).
   }]>;
 
 class Pipeline_TryOp<string mnemonic, string sum, string desc>
@@ -514,8 +519,11 @@ def Pipeline_ArriveOp : Pipeline_BorrowingStageOp<"arrive"> {
   let summary = "arrive on the barrier of a stage handle";
   let description = [{
     The executing thread arrives once on the barrier its role signals for
-    the handle's stage (`full` for a producer, `empty` for a consumer).
-    With `cta_group = 2` a consumer arrives on the leader CTA's barrier.
+    the handle's stage (`full` for a producer, `empty` for a consumer). A
+    consumer's arrival reaches the CTAs the pipeline type names: both CTAs
+    of the pair for a `cta_group = 2` tile pipeline, the leader for a
+    `cta_group = 2` plain pipeline, each CTA of the group with
+    `release_ctas` (one remote `mbarrier.arrive` per CTA).
     Use it for lane-guarded signalling, then `release_without_signal`.
 
     Example:
@@ -537,7 +545,9 @@ def Pipeline_ExpectTxOp : Pipeline_BorrowingStageOp<"expect_tx"> {
     `mbarrier.arrive.expect_tx` on the `full` barrier of the producer's
     stage. On a tile pipeline the byte count defaults to the bytes of one
     stage's payload tiles times `cta_group`; on a plain pipeline `bytes`
-    must be given. The asynchronous copies that complete the transaction
+    must be given. With `cta_group = 2` only the leader CTA of the pair
+    arms its barrier (the MMA waits there for both CTAs' loads, as CUTLASS
+    arms only when `is_leader`); in the peer CTA the op does nothing. The asynchronous copies that complete the transaction
     use `pipeline.mbar`.
 
     Example:
@@ -583,10 +593,15 @@ def Pipeline_PayloadOp : Pipeline_BorrowingStageOp<"payload", [Pure]> {
 def Pipeline_ReleaseOp : Pipeline_ConsumingStageOp<"release"> {
   let summary = "release a stage and advance the role";
   let description = [{
-    Ends the life of a stage handle and steps the role. A consumer handle
-    first arrives on its `empty` barrier (sub-stage `sub_stage`); a producer
-    handle only steps, since its signal comes from `arrive`, `expect_tx` +
-    the asynchronous copy, `commit_mma`, or a `commit`.
+    Ends the life of a stage handle and steps the role. A consumer handle of
+    a plain pipeline first arrives on its `empty` barrier (sub-stage
+    `sub_stage`; see the pipeline type for where a signal lands with
+    `cta_group = 2` or `release_ctas`). A consumer handle of a tile pipeline
+    only steps, as the reference `InputConsumerStage.release` does: the
+    stage is freed by `release_mma` (the MMA's `tcgen05.commit`) or by
+    `arrive`, and the linearity checker reports a release without either.
+    A producer handle only steps, since its signal comes from `arrive`,
+    `expect_tx` + the asynchronous copy, `commit_mma`, or a `commit`.
 
     Example:
 
@@ -661,7 +676,9 @@ def Pipeline_ConsumeOp : Pipeline_ScopedOp<"consume", "consumer"> {
   let summary = "consume one stage in a region";
   let description = [{
     Acquires a consumer stage on entry, runs the region, and on exit arrives
-    on the stage's `empty` barrier and steps the consumer.
+    on the stage's `empty` barrier and steps the consumer. On a tile
+    pipeline the exit only steps (the reference `ConsumerTiles.__exit__`):
+    the region frees the stage with `release_mma` or `arrive`.
 
     Example:
 
@@ -765,9 +782,11 @@ def Pipeline_WaitOp : Pipeline_Op<"wait", [
 def Pipeline_CommitOp : Pipeline_ConsumingStageOp<"commit"> {
   let summary = "producer: arrive on the stage's full barriers and step";
   let description = [{
-    Producer-only. Arrives on every `full` barrier (all producer sub-stages)
-    of the handle's stage, then steps the producer (the reference
-    `RolePipeline.commit`).
+    Producer-only. Arrives once on the `full` barrier of sub-stage 0 of the
+    handle's stage, then steps the producer (the reference
+    `RolePipeline.commit`, which arrives on `producer_mbar()`). Other
+    producer sub-stages are signalled by hand through
+    `pipeline.mbar %s sub_stage k`.
 
     Example:
 
@@ -797,6 +816,43 @@ def Pipeline_CommitMmaOp : Pipeline_BorrowingStageOp<"commit_mma"> {
     ```
   }];
   let arguments = (ins Pipeline_ProducerStage:$stage, Optional<I1>:$elect);
+  let assemblyFormat = [{
+    $stage (`elect` `(` $elect^ `)`)? attr-dict `:` qualified(type($stage))
+  }];
+}
+
+def Pipeline_ReleaseMmaOp : Pipeline_BorrowingStageOp<"release_mma"> {
+  let summary = "consumer: arrive on the empty barrier when the MMAs complete";
+  let description = [{
+    Consumer-only, sm_100a. The MMA warp's release of an input stage (CUTLASS
+    `PipelineTmaUmmaAsync::consumer_release`, the reference MMA warp's
+    `mma_arrive` on the input stage's barrier): one elected thread issues
+    `tcgen05.commit` so that the stage's `empty` barrier gets one arrival
+    once every prior tcgen05 MMA of the thread has finished reading the
+    stage's shared memory. Only then may the producer's TMA overwrite it.
+    The commit reaches the `empty` barrier of every CTA whose producer
+    waits for it: with `cta_group = 2` both CTAs of the pair
+    (`.multicast::cluster`, mask `0b11` at the pair; the MMA runs in the
+    leader only, as in CUTLASS `PipelineTmaUmmaAsync` and
+    `PipelineUmmaConsumerAsync`), with `release_ctas` every CTA of the
+    group, else the executing CTA. `elect(%e)` gives the election explicitly; without it
+    the lowering uses `elect.sync`.
+
+    The op signals but does not end the handle: follow it with `release`
+    (which on a tile pipeline only steps) or, on a plain pipeline,
+    `release_without_signal`. The linearity checker counts it as the
+    stage's signal.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.acquire_consumer %tp : !TP
+    // ... nvvm.tcgen05.mma reading pipeline.payload %s[0] and [1] ...
+    pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+    pipeline.release %s : !pipeline.stage<consumer, !TP>
+    ```
+  }];
+  let arguments = (ins Pipeline_ConsumerStage:$stage, Optional<I1>:$elect);
   let assemblyFormat = [{
     $stage (`elect` `(` $elect^ `)`)? attr-dict `:` qualified(type($stage))
   }];

@@ -17,9 +17,38 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     A pipeline of `stages` stages. Each stage owns `producer_sub_stages`
     `full` barriers (signalled by the producer, waited on by the consumer)
     and `consumer_sub_stages` `empty` barriers (signalled by the consumer,
-    waited on by the producer). `cta_group` is 1, or 2 when a pair of CTAs
-    shares the pipeline (Blackwell 2-SM MMA): the consumer's releases then go
-    to the leader CTA's barriers.
+    waited on by the producer).
+
+    `cta_group` is 1, or 2 when a pair of CTAs shares the pipeline
+    (Blackwell 2-SM MMA, sm_100a and newer only). Where consumer signals
+    land then depends on the pipeline's use, as in the reference:
+    - wrapped in a `!pipeline.tile_pipeline` (the input pipeline, CUTLASS
+      `PipelineTmaUmmaAsync`), every consumer signal reaches the `empty`
+      barrier of the stage in both CTAs of the pair, since both CTAs' TMA
+      producers wait for the leader's MMAs to finish reading;
+    - used directly (the accumulator pipeline, CUTLASS `PipelineUmmaAsync`,
+      Mojo `umma_arrive_leader_cta`), consumer thread arrivals reach the
+      leader CTA's `empty` barrier only; `commit_mma` and `release_mma`
+      (issued by the leader's MMA) reach both CTAs.
+
+    `release_ctas` (1, 2, 4, 8 or 16; needs `cta_group = 1`) makes every
+    consumer signal reach the `empty` barrier of the stage in each CTA of
+    the aligned group of `release_ctas` CTAs of the cluster that contains
+    the signalling CTA: the Hopper cluster multicast pattern, where a tile
+    loaded by one CTA's TMA lands in several CTAs and may only be
+    overwritten once all of them released it (CUTLASS `PipelineTmaAsync`
+    with a multicast cluster, along one cluster dimension). The `empty`
+    arrival counts must then include the arrivals of every CTA of the group.
+
+    `consumer_depth` (1 to `stages`) is how many consumer stages a thread
+    may hold at once: the release lag of a Hopper `wgmma` consumer, which
+    keeps one MMA group in flight (`wgmma.wait_group 1`) and so frees stage
+    k-1 only after it issued the MMAs of stage k (CUTLASS's separate read
+    and release states, `K_PIPE_MMAS`; Mosaic GPU's `delay_release`). With
+    a depth above 1 the consumer's acquire advances its stage and phase,
+    and each release signals the stage its handle names; the linearity
+    checker allows up to `consumer_depth` outstanding consumer handles and
+    requires them to be released in the order they were acquired.
 
     The barriers are laid out as `full[0 .. stages*producer_sub_stages)`
     followed by `empty[0 .. stages*consumer_sub_stages)`, 8 bytes each.
@@ -29,19 +58,23 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     ```mlir
     !pipeline.pipeline<stages = 4>
     !pipeline.pipeline<stages = 2, consumer_sub_stages = 2, cta_group = 2>
+    !pipeline.pipeline<stages = 4, release_ctas = 2>
+    !pipeline.pipeline<stages = 4, consumer_depth = 2>
     ```
   }];
   let parameters = (ins
     "unsigned":$stages,
     DefaultValuedParameter<"unsigned", "1">:$producer_sub_stages,
     DefaultValuedParameter<"unsigned", "1">:$consumer_sub_stages,
-    DefaultValuedParameter<"unsigned", "1">:$cta_group
+    DefaultValuedParameter<"unsigned", "1">:$cta_group,
+    DefaultValuedParameter<"unsigned", "1">:$release_ctas,
+    DefaultValuedParameter<"unsigned", "1">:$consumer_depth
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
     TypeBuilder<(ins "unsigned":$stages), [{
-      return $_get($_ctxt, stages, 1, 1, 1);
+      return $_get($_ctxt, stages, 1, 1, 1, 1, 1);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -56,6 +89,11 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     /// Total number of barriers, full then empty.
     unsigned getNumBarriers() const {
       return getNumFullBarriers() + getNumEmptyBarriers();
+    }
+    /// True when the CTAs of the cluster signal each other's barriers
+    /// (cta_group = 2 or release_ctas > 1): the init must sync the cluster.
+    bool hasRemoteSignals() const {
+      return getCtaGroup() != 1 || getReleaseCtas() != 1;
     }
     /// Shared-memory bytes of the barrier storage.
     uint64_t getSmemBytes() const { return 8ull * getNumBarriers(); }

@@ -49,4 +49,29 @@ def PipelineVerifyLinearity : Pass<"pipeline-verify-linearity"> {
   ];
 }
 
+def PipelineVerifyProtocol : Pass<"pipeline-verify-protocol"> {
+  let summary = "check the barrier protocol of every pipeline";
+  let description = [{
+    Checks what a pipeline needs beyond its handles' linearity, where a
+    mistake hangs the kernel without any other sign. Today:
+
+    1. initialization (`pmlir::verifyPipelineInit`,
+       `Analysis/PipelineInit.h`): every `pipeline.create` has exactly one
+       `pipeline.init_mbars`, in the function's entry block (executed by
+       every thread: it ends with a CTA or cluster barrier), before every
+       other use of the pipeline.
+
+    The lowering pipelines (`pipeline-lower-to-nvvm`,
+    `pipeline-lower-to-binary`) and `pipeline-compile` run it after
+    `pipeline-verify-linearity`. docs/verifier.md describes every rule with
+    an example. The IR is not changed.
+
+    Example:
+
+    ```
+    pipeline-opt -pipeline-verify-protocol kernel.mlir
+    ```
+  }];
+}
+
 #endif // PIPELINE_TRANSFORMS_PASSES_TD

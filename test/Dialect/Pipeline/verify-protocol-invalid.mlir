@@ -1,0 +1,124 @@
+// RUN: pipeline-opt %s -split-input-file -pipeline-verify-protocol -verify-diagnostics
+
+// Initialization: every pipeline needs one init_mbars, executed by every
+// thread (in the kernel's entry block), before any other use. Each mistake
+// hangs: waits on barriers that were never initialized never complete, and
+// threads that skip the init never reach the barrier that ends it.
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @never_initialized() kernel {
+    // expected-error @+1 {{'pipeline.create' op expects a pipeline.init_mbars on this pipeline (or on a tile pipeline built from it), executed by every thread before any other use: without it no barrier is initialized and the first wait hangs}}
+    %p = pipeline.create -> !P
+    pipeline.wait_producer %p : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// An init inside a warp-role branch: only that warp initializes, and the
+// CTA barrier that ends the init is reached by that warp alone.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @init_in_branch(%is_producer: i1) kernel {
+    // expected-error @+1 {{'pipeline.create' op expects its pipeline.init_mbars to be executed by every thread, in the kernel's entry block, got it inside 'scf.if': the threads that skip it never reach the barrier that ends it, and may use barriers before they are initialized}}
+    %p = pipeline.create -> !P
+    scf.if %is_producer {
+      // expected-note @+1 {{init here}}
+      pipeline.init_mbars %p producer 1 consumer 1 : !P
+      pipeline.wait_consumer %p : !P
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// In a later block of a CFG kernel.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @init_in_later_block(%c: i1) kernel {
+    // expected-error @+1 {{got it in a block other than the kernel's entry block}}
+    %p = pipeline.create -> !P
+    cf.cond_br %c, ^init, ^done
+  ^init:
+    // expected-note @+1 {{init here}}
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    cf.br ^done
+  ^done:
+    gpu.return
+  }
+}
+
+// -----
+
+// In a loop: re-initializing barriers in use loses their arrivals.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @init_in_loop(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{got it inside 'scf.for'}}
+    %p = pipeline.create -> !P
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-note @+1 {{init here}}
+      pipeline.init_mbars %p producer 1 consumer 1 : !P
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A use before the init.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @use_before_init() kernel {
+    // expected-error @+1 {{'pipeline.create' op expects pipeline.init_mbars before every other use of the pipeline, got 'pipeline.try_wait_producer' before it: it would use barriers that are not initialized yet}}
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{use here}}
+    %r = pipeline.try_wait_producer %p : !P
+    // expected-note @+1 {{init here}}
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// Through a tile pipeline and a role: the init of the tile pipeline counts,
+// a second one on the underlying pipeline is an error.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8xf32, #WG>]>
+gpu.module @m {
+  gpu.func @init_twice(%buf: memref<2x1x8xf32, #WG>) kernel {
+    // expected-error @+1 {{'pipeline.create' op expects one pipeline.init_mbars per pipeline, got a second one: initializing barriers that are in use loses their arrivals}}
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
+    // expected-note @+1 {{first init here}}
+    pipeline.init_mbars %tp producer 1 consumer 1 : !TP
+    // expected-note @+1 {{second init here}}
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// A use of the role view before the init.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @role_use_before_init() kernel {
+    // expected-error @+1 {{got 'pipeline.acquire' before it}}
+    %p = pipeline.create -> !P
+    %prod = pipeline.role %p : !P -> !pipeline.role<producer, !P>
+    // expected-note @+1 {{use here}}
+    %s = pipeline.acquire %prod : !pipeline.role<producer, !P>
+    pipeline.commit %s : !pipeline.stage<producer, !P>
+    // expected-note @+1 {{init here}}
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    gpu.return
+  }
+}
