@@ -1018,46 +1018,37 @@ struct CommitOpLowering : PipelineOpLowering<CommitOp> {
   }
 };
 
-/// pipeline.commit_mma: in the elected thread (elect.sync unless given),
-/// tcgen05.commit to full(stage, 0); for cta_group = 2 multicast to both
-/// CTAs of the pair (mask 0b11 << leader rank), whose epilogues both wait.
-struct CommitMmaOpLowering : PipelineOpLowering<CommitMmaOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+/// The CTAs a tcgen05.commit of `role` reaches. The MMA that issues it runs
+/// in the leader CTA only, so with cta_group = 2 it reaches both CTAs of the
+/// pair, for either role: commit_mma on the full barriers both CTAs'
+/// epilogues wait on (CUTLASS PipelineUmmaAsync::producer_commit),
+/// release_mma on the empty barriers both CTAs' producers wait on
+/// (PipelineTmaUmmaAsync and PipelineUmmaConsumerAsync consumer_release).
+/// Otherwise a release_mma reaches the consumer targets (release_ctas), a
+/// commit_mma the executing CTA.
+static ConsumerTargets mmaCommitTargets(const Lowered &l, Role role) {
+  if (l.type.getCtaGroup() == 2)
+    return {ConsumerTargets::Group, 2};
+  if (role == Role::consumer)
+    return consumerTargets(l);
+  return {ConsumerTargets::Local, 1};
+}
 
-  LogicalResult rewrite(CommitMmaOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
+/// pipeline.commit_mma (producer) and pipeline.release_mma (consumer): in
+/// the elected thread (elect.sync unless given), tcgen05.commit to the
+/// barrier the handle's role signals, sub-stage 0 (full for the producer,
+/// empty for the consumer), multicast to mmaCommitTargets.
+template <typename OpTy, Role role>
+struct MmaCommitOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value elect = op.getElect() ? single(adaptor.getElect()) : Value();
-    Value id = fullBarrierId(rewriter, loc, l.type, l.stage, 0);
-    ConsumerTargets targets = l.type.getCtaGroup() == 2
-                                  ? ConsumerTargets{ConsumerTargets::Group, 2}
-                                  : ConsumerTargets{ConsumerTargets::Local, 1};
-    commitMmaTo(rewriter, loc, l, elect, id, targets);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// pipeline.release_mma: in the elected thread, tcgen05.commit to
-/// empty(stage, 0), multicast to the CTAs whose producers wait for it: with
-/// cta_group = 2 both CTAs of the pair, on a tile or a plain pipeline alike
-/// (the MMA runs in the leader only; CUTLASS PipelineTmaUmmaAsync and
-/// PipelineUmmaConsumerAsync consumer_release), with release_ctas the
-/// group.
-struct ReleaseMmaOpLowering : PipelineOpLowering<ReleaseMmaOp> {
-  using PipelineOpLowering::PipelineOpLowering;
-
-  LogicalResult rewrite(ReleaseMmaOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value elect = op.getElect() ? single(adaptor.getElect()) : Value();
-    Value id = emptyBarrierId(rewriter, loc, l.type, l.stage, 0);
-    ConsumerTargets targets = consumerTargets(l);
-    if (l.type.getCtaGroup() == 2)
-      targets = {ConsumerTargets::Group, 2};
-    commitMmaTo(rewriter, loc, l, elect, id, targets);
+    Value id = signalBarrierId(rewriter, loc, l.type, role, l.stage, 0);
+    commitMmaTo(rewriter, loc, l, elect, id, mmaCommitTargets(l, role));
     rewriter.eraseOp(op);
     return success();
   }
@@ -1127,6 +1118,8 @@ using ProduceOpLowering = ScopedOpLowering<ProduceOp, /*arriveOnExit=*/false>;
 using ConsumeOpLowering = ScopedOpLowering<ConsumeOp, /*arriveOnExit=*/true>;
 using ConsumeExplicitOpLowering =
     ScopedOpLowering<ConsumeExplicitOp, /*arriveOnExit=*/false>;
+using CommitMmaOpLowering = MmaCommitOpLowering<CommitMmaOp, kProducer>;
+using ReleaseMmaOpLowering = MmaCommitOpLowering<ReleaseMmaOp, kConsumer>;
 } // namespace
 
 void pmlir::populatePipelineToNVGPUConversionPatterns(
