@@ -18,6 +18,9 @@ status=0
 # The ODS-generated reference in docs/generated/ must match the .td files.
 "$ROOT/scripts/gen-docs.sh" --check || status=1
 
+# The C++ sources follow .clang-format.
+"$ROOT/scripts/check-format.sh" || status=1
+
 # The installed package: find_package(PipelineMLIR) from a separate project.
 "$ROOT/scripts/check-install.sh" || status=1
 

@@ -1,420 +1,462 @@
 #!/usr/bin/env python3
 """Writes examples/gemm_sm90.mlir: the warp-specialized bf16 GEMM for sm_90a.
 
-The kernel is ordinary MLIR text; this script only unrolls what MLIR cannot
-loop over (the LLVM-struct accumulator of a wgmma has to be read with
-constant indices, so the epilogue's 64 or 128 f32 pairs and the 4 wgmma of a
-k-block are written out). Everything else is written once, below, and reads
-like the kernel it makes.
+The kernel is ordinary MLIR text. This script exists only to unroll what
+MLIR cannot loop over: a wgmma accumulator is an LLVM struct (64 x N f32
+spread over the warpgroup, N/2 registers per thread) that can only be read
+with constant indices, so the epilogue's f32 pairs, the stmatrix calls and
+the four wgmma of a k-block are written out. Every other line is written
+once below and reads like the kernel it makes. Do not edit the .mlir by
+hand: change this script and regenerate.
 
-  python3 bench/gemm/gen_gemm_sm90.py                 # -> examples/gemm_sm90.mlir
-  python3 bench/gemm/gen_gemm_sm90.py --bn 128 --stages 4 --epi-subtiles 2 -o k.mlir
+  python3 bench/gemm/gen_gemm_sm90.py            # -> examples/gemm_sm90.mlir
+  python3 bench/gemm/gen_gemm_sm90.py --bn 128 --stages 5 -o /tmp/k.mlir
 
 Parameters (the defaults are the shipped kernel):
-  --bn            CTA tile N: 256 (wgmma m64n256k16) or 128 (m64n128k16)
-  --stages        pipeline stages (A 128x64 + B BNx64 bf16 tiles each)
-  --epi-subtiles  64x64 bf16 output sub-tiles staged per consumer warpgroup
-                  and epilogue round (BN/64 = one round)
-  --producer-regs / --consumer-regs   setmaxnreg values
+  --bn            CTA tile N: 256 (wgmma m64n256k16) or 128, 192, 64
+  --stages        pipeline stages (one 128x64 A and one BNx64 B tile each)
+  --epi-subtiles  64x64 bf16 output sub-tiles each consumer warpgroup stages
+                  per epilogue round (BN/64 of them: one round)
+  --producer-regs, --consumer-regs   the setmaxnreg values
 """
 import argparse
 import os
 import sys
 
-BM = 128  # two consumer warpgroups of 64 rows
-BK = 64   # one 128-byte swizzle atom of bf16
+BM = 128  # two consumer warpgroups of 64 rows each
+BK = 64   # 64 bf16 = 128 bytes = one 128-byte swizzle row
 SMEM_LIMIT = 232448  # sm_90: 227 KiB of dynamic shared memory per block
+WS = "#gpu.address_space<workgroup>"
+
+
+class Kernel:
+    def __init__(self):
+        self.lines = []
+        self.index_consts = set()
+
+    def emit(self, text, indent):
+        for line in text.strip("\n").split("\n"):
+            self.lines.append((indent + line) if line.strip() else "")
+
+    def c(self, v):
+        """An index constant, declared once in the entry block."""
+        self.index_consts.add(v)
+        return f"%c{v}"
 
 
 def generate(bn=256, stages=4, epi_subtiles=2, producer_regs=40,
              consumer_regs=232, name="gemm_bf16_sm90"):
-    assert bn in (64, 128, 192, 256)
-    assert (bn // 64) % epi_subtiles == 0
-    n_acc = bn // 2                    # f32 accumulators per thread
-    a_stage_bytes = BM * BK * 2        # 16 KiB
+    if bn not in (64, 128, 192, 256):
+        raise SystemExit("--bn must be 64, 128, 192 or 256")
+    if (bn // 64) % epi_subtiles:
+        raise SystemExit("--epi-subtiles must divide BN / 64")
+    n_acc = bn // 2
+    a_stage_bytes = BM * BK * 2
     b_stage_bytes = bn * BK * 2
+    expect_tx = a_stage_bytes + b_stage_bytes
     a_off = 1024
     b_off = a_off + stages * a_stage_bytes
     c_off = b_off + stages * b_stage_bytes
     c_wg_bytes = epi_subtiles * 64 * 64 * 2
     smem_bytes = c_off + 2 * c_wg_bytes
-    assert smem_bytes <= SMEM_LIMIT, f"{smem_bytes} B of shared memory"
-    assert producer_regs * 128 + consumer_regs * 256 <= 65536
+    if smem_bytes > SMEM_LIMIT:
+        raise SystemExit(f"{smem_bytes} B of shared memory > {SMEM_LIMIT}")
+    if producer_regs * 128 + consumer_regs * 256 > 65536:
+        raise SystemExit("setmaxnreg values exceed the 64K register file")
     rounds = (bn // 64) // epi_subtiles
-    expect_tx = a_stage_bytes + b_stage_bytes
+    groups_per_round = epi_subtiles * 4   # 16-column groups per round
 
-    L = []
-    w = L.append
-    acc_t = "!llvm.struct<(" + ", ".join(["f32"] * n_acc) + ")>"
+    k = Kernel()
+    c = k.c
+    body = Kernel()  # filled first, so that the constants are known
+    b = body
+    b.index_consts = k.index_consts
+    I2, I3, I4, I5, I6 = (" " * n for n in (4, 6, 8, 10, 12))
 
-    w(f"""// A warp-specialized, persistent bf16 GEMM for Hopper (sm_90a), written
-// with the pipeline dialect and upstream NVGPU/NVVM ops:
-//
-//   C[M, N] = A[M, K] * B[N, K]^T      bf16 inputs, f32 accumulation, bf16 C
-//
-// Layouts (what a row-major torch.matmul(x, w.T) hands cuBLAS): A row-major
-// M x K; B given as N x K row-major (K contiguous), i.e. column-major K x N,
-// the "transposed B" that wgmma reads K-major without a transpose; C row-major
-// M x N. All three go through TMA descriptors with 128-byte swizzle.
-//
-// GENERATED by bench/gemm/gen_gemm_sm90.py (--bn {bn} --stages {stages}
-// --epi-subtiles {epi_subtiles}); edit the generator, not this file. See
-// docs/gemm.md.
-//
-// chips: sm_90a
-//
-// CTA tile {BM} x {bn} x {BK}, {stages} stages, 384 threads = 3 warpgroups:
-//   warpgroup 0  producer: setmaxnreg.dec {producer_regs}; thread 0 walks the
-//                tile schedule and, per k-block, acquires a stage, expect_tx
-//                (default bytes = A {a_stage_bytes} + B {b_stage_bytes} = {expect_tx}),
-//                issues two TMA loads on the stage's full barrier, releases
-//                (steps); drain_producer at the end.
-//   warpgroups 1, 2  consumers: setmaxnreg.inc {consumer_regs}; each owns 64 rows
-//                of the tile (a 64 x {bn} f32 accumulator, {n_acc} registers per
-//                thread) and issues 4 x wgmma.m64n{bn}k16 per k-block.
-//                consumer_depth = 2: one wgmma group stays in flight, stage k-1
-//                is freed (one elected thread per warpgroup arrives on its
-//                empty barrier: empty count 2) after the wgmma of stage k are
-//                issued and wgmma.wait_group 1 returned.
-//                Epilogue: f32 -> bf16x2, stmatrix into a 128B-swizzled
-//                staging tile, fence.proxy.async, TMA store (clips at M, N).
-// Tile schedule: persistent (grid = min(SMs, tiles)); tile t -> (m, n) in
-// groups of `group_m` M-tiles (the grouped raster of Triton's tutorial), so
-// the CTAs running at once share A and B panels in L2. A launch with grid =
-// number of tiles is the non-persistent form of the same kernel.
-//
-// Launch: block (384, 1, 1), grid (min(#SMs, tiles), 1, 1), dynamic shared
-// memory {smem_bytes} bytes: barriers in the first KiB, A stages at {a_off},
-// B stages at {b_off}, C staging at {c_off} ({c_wg_bytes} B per consumer
-// warpgroup), all 1 KiB aligned for the swizzle.
-// Arguments: TMA descriptors (pointers to 128-byte CUtensorMaps) of A (box
-// 64 x 128, K innermost), B (box 64 x {bn}), C (box 64 x 64, N innermost), all
-// bf16, SWIZZLE_128B, OOB zero fill; then M, N, K, group_m as i32. K and N
-// must be multiples of 8 (16-byte TMA strides); M, N, K need not be multiples
-// of the tile (TMA zero-fills loads and clips stores).
-//
-// Check and compile:
-//   pipeline-opt -pipeline-verify-linearity -pipeline-verify-protocol examples/gemm_sm90.mlir
-//   pipeline-compile examples/gemm_sm90.mlir --chip=sm_90a -o gemm
-""")
+    # ------------------------------------------------------------------ entry
+    b.emit(f"""
+%tid = gpu.thread_id x
+%bid = gpu.block_id x
+%nbid = gpu.grid_dim x
+%m = arith.index_cast %m_i32 : i32 to index
+%n = arith.index_cast %n_i32 : i32 to index
+%k = arith.index_cast %k_i32 : i32 to index
+%group_m = arith.index_cast %group_m_i32 : i32 to index
 
-    ws = "#gpu.address_space<workgroup>"
-    w(f"!Smem = memref<?xi8, {ws}>")
-    w(f"!ATiles = memref<{stages}x1x{BM}x{BK}xbf16, {ws}>")
-    w(f"!BTiles = memref<{stages}x1x{bn}x{BK}xbf16, {ws}>")
-    w(f"!AStage = memref<1x{BM}x{BK}xbf16, strided<[{BM*BK}, {BK}, 1], offset: ?>, {ws}>")
-    w(f"!BStage = memref<1x{bn}x{BK}xbf16, strided<[{bn*BK}, {BK}, 1], offset: ?>, {ws}>")
-    w(f"!ATile = memref<{BM}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {ws}>")
-    w(f"!BTile = memref<{bn}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {ws}>")
-    w(f"!CStaging = memref<{2*epi_subtiles}x64x64xbf16, {ws}>")
-    w(f"!CTile = memref<64x64xbf16, strided<[64, 1], offset: ?>, {ws}>")
-    w(f"!Elem = memref<bf16, {ws}>")
-    w(f"!P = !pipeline.pipeline<stages = {stages}, consumer_depth = 2>")
-    w("!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!ATiles, !BTiles]>")
-    w("!PS = !pipeline.stage<producer, !TP>")
-    w("!CS = !pipeline.stage<consumer, !TP>")
-    w(f"!G = !nvgpu.mbarrier.group<memorySpace = {ws}, num_barriers = {2*stages}>")
-    for dn, shape in (("DescA", f"{BM}x{BK}"), ("DescB", f"{bn}x{BK}"), ("DescC", "64x64")):
-        w(f"!{dn} = !nvgpu.tensormap.descriptor<tensor = memref<{shape}xbf16, {ws}>, "
-          f"swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>")
-    w(f"!Acc = {acc_t}")
-    w("")
-    w("module attributes {gpu.container_module} {")
-    w("gpu.module @gemm_sm90 {")
-    w(f"  gpu.func @{name}(%a_map: !DescA, %b_map: !DescB, %c_map: !DescC,")
-    w(f"      %m_i32: i32, %n_i32: i32, %k_i32: i32, %group_m_i32: i32) kernel")
-    w("      attributes {nvvm.reqntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32} {")
-    I = "    "
+// Dynamic shared memory: the barriers at 0, then A and B stages, then the
+// C staging tiles.
+%smem = gpu.dynamic_shared_memory : !Smem
+%p = pipeline.create in %smem[{c(0)}] : !Smem -> !P
+%a_tiles = memref.view %smem[{c(a_off)}][] : !Smem to !ATiles
+%b_tiles = memref.view %smem[{c(b_off)}][] : !Smem to !BTiles
+%c_staging = memref.view %smem[{c(c_off)}][] : !Smem to !CStaging
+%tp = pipeline.input_tile_pipeline %p payload(%a_tiles, %b_tiles : !ATiles, !BTiles)
+    : !P -> !TP
+// full: one arrival, the TMA thread's arrive.expect_tx (the loads complete
+// the bytes); empty: one elected thread of each consumer warpgroup.
+pipeline.init_mbars %tp producer 1 consumer 2 : !TP
 
-    def consts():
-        for v in (0, 1, 2, 4, 16, 32, 64, 128, 1024, bn, b_off, c_off, 8192):
-            w(f"{I}%c{v} = arith.constant {v} : index")
-        w(f"{I}%i32_0 = arith.constant 0 : i32")
-        w(f"{I}%i32_1 = arith.constant 1 : i32")
-        w(f"{I}%i32_128 = arith.constant 128 : i32")
-        w(f"{I}%i64_4 = arith.constant 4 : i64")
-        w(f"{I}%i64_addr_mask = arith.constant 16383 : i64")
-        # Matrix descriptor, K-major, 128-byte swizzle: start address >> 4 in
-        # bits 0-13, leading byte offset (unused for swizzled K-major) 1 at
-        # bit 16, stride byte offset 1024 B (8 rows of 128 B) >> 4 = 64 at
-        # bit 32, swizzle mode 1 (128B) at bits 62-63.
-        hi = (1 << 16) | (64 << 32) | (1 << 62)
-        w(f"{I}%i64_desc_hi = arith.constant {hi} : i64")
+// The tile schedule, computed alike by every role.
+%num_m_tiles = arith.ceildivui %m, {c(BM)} : index
+%num_n_tiles = arith.ceildivui %n, {c(bn)} : index
+%num_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
+%num_k_blocks = arith.ceildivui %k, {c(BK)} : index
+%group_tiles = arith.muli %group_m, %num_n_tiles : index
 
-    consts()
-    w(f"""
-{I}%tid = gpu.thread_id x
-{I}%bid = gpu.block_id x
-{I}%nbid = gpu.grid_dim x
-{I}%m = arith.index_cast %m_i32 : i32 to index
-{I}%n = arith.index_cast %n_i32 : i32 to index
-{I}%k = arith.index_cast %k_i32 : i32 to index
-{I}%group_m = arith.index_cast %group_m_i32 : i32 to index
+%wg = arith.divui %tid, {c(128)} : index
+%is_producer = arith.cmpi eq, %wg, {c(0)} : index
+scf.if %is_producer {{
+""", I2)
 
-{I}// Shared memory: barriers at 0, then the stage payloads and the C staging.
-{I}%smem = gpu.dynamic_shared_memory : !Smem
-{I}%p = pipeline.create in %smem[%c0] : !Smem -> !P
-{I}%a_tiles = memref.view %smem[%c1024][] : !Smem to !ATiles
-{I}%b_tiles = memref.view %smem[%c{b_off}][] : !Smem to !BTiles
-{I}%c_staging = memref.view %smem[%c{c_off}][] : !Smem to !CStaging
-{I}%tp = pipeline.input_tile_pipeline %p payload(%a_tiles, %b_tiles : !ATiles, !BTiles)
-{I}    : !P -> !TP
-{I}// full: the TMA thread's arrive.expect_tx; empty: one elected thread of
-{I}// each of the two consumer warpgroups.
-{I}pipeline.init_mbars %tp producer 1 consumer 2 : !TP
+    def schedule(indent, pre):
+        """Tile %t -> its first row %{pre}m0 and column %{pre}n0: groups of
+        group_m M-tiles, column-major inside a group (Triton's grouped
+        order)."""
+        b.emit(f"""
+%{pre}grp = arith.divui %t, %group_tiles : index
+%{pre}first_m = arith.muli %{pre}grp, %group_m : index
+%{pre}left_m = arith.subi %num_m_tiles, %{pre}first_m : index
+%{pre}gsize = arith.minui %left_m_placeholder, %group_m : index
+%{pre}r = arith.remui %t, %group_tiles : index
+%{pre}mi = arith.remui %{pre}r, %{pre}gsize : index
+%{pre}mt = arith.addi %{pre}first_m, %{pre}mi : index
+%{pre}nt = arith.divui %{pre}r, %{pre}gsize : index
+%{pre}m0 = arith.muli %{pre}mt, {c(BM)} : index
+%{pre}n0 = arith.muli %{pre}nt, {c(bn)} : index
+""".replace("%left_m_placeholder", f"%{pre}left_m"), indent)
 
-{I}// Tile schedule, the same in every role.
-{I}%num_m_tiles = arith.ceildivui %m, %c{BM} : index
-{I}%num_n_tiles = arith.ceildivui %n, %c{bn} : index
-{I}%num_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
-{I}%num_k_blocks = arith.ceildivui %k, %c{BK} : index
-{I}%group_tiles = arith.muli %group_m, %num_n_tiles : index
+    # --------------------------------------------------------------- producer
+    b.emit(f"""
+//===------------------------------------------------------------===//
+// Producer warpgroup: thread 0 issues every TMA load.
+//===------------------------------------------------------------===//
+nvvm.setmaxregister decrease {producer_regs}
+%is_tma_thread = arith.cmpi eq, %tid, {c(0)} : index
+scf.if %is_tma_thread {{
+  nvgpu.tma.prefetch.descriptor %a_map : !DescA
+  nvgpu.tma.prefetch.descriptor %b_map : !DescB
+  scf.for %t = %bid to %num_tiles step %nbid {{
+""", I3)
+    schedule(I5 + "  ", "p_")
+    b.emit(f"""
+scf.for %kb = {c(0)} to %num_k_blocks step {c(1)} {{
+  %k0 = arith.muli %kb, {c(BK)} : index
+  %s = pipeline.acquire_producer %tp : !TP
+  // One arrival expecting the payload's bytes: {a_stage_bytes} (A) + {b_stage_bytes} (B).
+  pipeline.expect_tx %s : !PS
+  %bars, %id = pipeline.mbar %s : !PS
+  %a = pipeline.payload %s[0] : !PS -> !AStage
+  %b = pipeline.payload %s[1] : !PS -> !BStage
+  %a_dst = memref.subview %a[0, 0, 0] [1, {BM}, {BK}] [1, 1, 1] : !AStage to !ATile
+  %b_dst = memref.subview %b[0, 0, 0] [1, {bn}, {BK}] [1, 1, 1] : !BStage to !BTile
+  nvgpu.tma.async.load %a_map[%k0, %p_m0], %bars[%id] to %a_dst : !DescA, !G -> !ATile
+  nvgpu.tma.async.load %b_map[%k0, %p_n0], %bars[%id] to %b_dst : !DescB, !G -> !BTile
+  // The TMA completes the stage; the producer handle only steps.
+  pipeline.release %s : !PS
+}}
+""", I5 + "  ")
+    b.emit(f"""
+  }}
+  // No exit while a consumer may still read a stage.
+  pipeline.drain_producer %tp : !TP
+}}
+""", I3)
 
-{I}%wg = arith.divui %tid, %c128 : index
-{I}%is_producer = arith.cmpi eq, %wg, %c0 : index
-{I}scf.if %is_producer {{""")
+    # --------------------------------------------------------------- consumers
+    b.emit(f"""
+}} else {{
+""", I2)
+    b.emit(f"""
+//===------------------------------------------------------------===//
+// Consumer warpgroups 1 and 2: warpgroup cw owns rows 64*cw .. +63.
+//===------------------------------------------------------------===//
+nvvm.setmaxregister increase {consumer_regs}
+%cw = arith.subi %wg, {c(1)} : index
+%ltid = arith.remui %tid, {c(128)} : index
+%leader = arith.cmpi eq, %ltid, {c(0)} : index
+%warp = arith.divui %ltid, {c(32)} : index
+%lane = arith.remui %tid, {c(32)} : index
+%cw_i32 = arith.index_cast %cw : index to i32
+%bar_id = arith.addi %cw_i32, %i32_1 : i32
+%a_wg_off = arith.muli %cw, {c(64 * BK * 2)} : index
+%c_rows = arith.muli %cw, {c(64)} : index
+%cw_sub0 = arith.muli %cw, {c(epi_subtiles)} : index
 
-    def schedule(ind, pre):
-        # tile %t -> (%pre_m0, %pre_n0)
-        for line in (
-            f"%{pre}g = arith.divui %t, %group_tiles : index",
-            f"%{pre}first_m = arith.muli %{pre}g, %group_m : index",
-            f"%{pre}left_m = arith.subi %num_m_tiles, %{pre}first_m : index",
-            f"%{pre}gsize = arith.minui %{pre}left_m, %group_m : index",
-            f"%{pre}r = arith.remui %t, %group_tiles : index",
-            f"%{pre}mi = arith.remui %{pre}r, %{pre}gsize : index",
-            f"%{pre}mt = arith.addi %{pre}first_m, %{pre}mi : index",
-            f"%{pre}nt = arith.divui %{pre}r, %{pre}gsize : index",
-            f"%{pre}m0 = arith.muli %{pre}mt, %c{BM} : index",
-            f"%{pre}n0 = arith.muli %{pre}nt, %c{bn} : index",
-        ):
-            w(ind + line)
-
-    I2 = I + "  "
-    I3 = I2 + "  "
-    I4 = I3 + "  "
-    I5 = I4 + "  "
-    w(f"""{I2}//===----------------------------------------------------------===//
-{I2}// Producer warpgroup: thread 0 issues every TMA load.
-{I2}//===----------------------------------------------------------===//
-{I2}nvvm.setmaxregister decrease {producer_regs}
-{I2}%is_tma_thread = arith.cmpi eq, %tid, %c0 : index
-{I2}scf.if %is_tma_thread {{
-{I3}nvgpu.tma.prefetch.descriptor %a_map : !DescA
-{I3}nvgpu.tma.prefetch.descriptor %b_map : !DescB
-{I3}scf.for %t = %bid to %num_tiles step %nbid {{""")
-    schedule(I4, "p_")
-    w(f"""{I4}scf.for %kb = %c0 to %num_k_blocks step %c1 {{
-{I5}%k0 = arith.muli %kb, %c{BK} : index
-{I5}%s = pipeline.acquire_producer %tp : !TP
-{I5}// One arrival expecting the stage's bytes ({expect_tx}), from the payload.
-{I5}pipeline.expect_tx %s : !PS
-{I5}%bars, %id = pipeline.mbar %s : !PS
-{I5}%a = pipeline.payload %s[0] : !PS -> !AStage
-{I5}%b = pipeline.payload %s[1] : !PS -> !BStage
-{I5}%a_dst = memref.subview %a[0, 0, 0] [1, {BM}, {BK}] [1, 1, 1] : !AStage to !ATile
-{I5}%b_dst = memref.subview %b[0, 0, 0] [1, {bn}, {BK}] [1, 1, 1] : !BStage to !BTile
-{I5}nvgpu.tma.async.load %a_map[%k0, %p_m0], %bars[%id] to %a_dst : !DescA, !G -> !ATile
-{I5}nvgpu.tma.async.load %b_map[%k0, %p_n0], %bars[%id] to %b_dst : !DescB, !G -> !BTile
-{I5}// The TMA completes the stage; the handle only steps.
-{I5}pipeline.release %s : !PS
-{I4}}}
-{I3}}}
-{I3}// No exit while a consumer may still read a stage.
-{I3}pipeline.drain_producer %tp : !TP
-{I2}}}
-{I}}} else {{
-{I2}//===----------------------------------------------------------===//
-{I2}// Consumer warpgroups 1 and 2: rows 64 * cw .. + 63 of each tile.
-{I2}//===----------------------------------------------------------===//
-{I2}nvvm.setmaxregister increase {consumer_regs}
-{I2}%cw = arith.subi %wg, %c1 : index
-{I2}%ltid = arith.remui %tid, %c128 : index
-{I2}%leader = arith.cmpi eq, %ltid, %c0 : index
-{I2}%warp = arith.divui %ltid, %c32 : index
-{I2}%lane = arith.remui %tid, %c32 : index
-{I2}%cw_i32 = arith.index_cast %cw : index to i32
-{I2}%bar_id = arith.addi %cw_i32, %i32_1 : i32
-{I2}%a_wg_off = arith.muli %cw, %c8192 : index
-{I2}%c_rows = arith.muli %cw, %c64 : index
-
-{I2}// stmatrix addresses: lane l of warp w stores row w*16 + ((l>>3)&1)*8 +
-{I2}// (l&7) of the warpgroup's 64-row tile, 16-byte chunk 2g + (l>>4) of
-{I2}// column group g; with the 128-byte swizzle the chunk is XORed with
-{I2}// row & 7 = l & 7: chunk(g) = 2*(g&3) ^ x, x = (l & 7) ^ (l >> 4).
-{I2}%stg_base = memref.extract_aligned_pointer_as_index %c_staging : !CStaging -> index
-{I2}%l7 = arith.andi %lane, %c{7 if False else 0} : index""")
-    # fix up the placeholder above: compute l & 7 properly
-    L[-1] = f"{I2}%c7 = arith.constant 7 : index\n{I2}%c3 = arith.constant 3 : index\n{I2}%l7 = arith.andi %lane, %c7 : index"
-    w(f"""{I2}%l8 = arith.shrui %lane, %c3 : index
-{I2}%l8b = arith.andi %l8, %c1 : index
-{I2}%l16 = arith.shrui %lane, %c4 : index
-{I2}%w16 = arith.muli %warp, %c16 : index
-{I2}%h8 = arith.muli %l8b, %c{8} : index
-{I2}%row0 = arith.addi %w16, %h8 : index
-{I2}%row = arith.addi %row0, %l7 : index
-{I2}%row_bytes = arith.muli %row, %c128 : index
-{I2}%wg_stg = arith.muli %cw, %c{c_wg_bytes} : index
-{I2}%stg0 = arith.addi %stg_base, %wg_stg : index
-{I2}%stg_row = arith.addi %stg0, %row_bytes : index
-{I2}%x = arith.xori %l7, %l16 : index""")
-    w(f"{I2}%c8 = arith.constant 8 : index")
+// stmatrix addresses. Lane l of warp w gives the address of row
+// w*16 + ((l>>3)&1)*8 + (l&7) of the warpgroup's 64 rows, 16-byte chunk
+// 2g + (l>>4) of 16-column group g; the 128-byte swizzle XORs the chunk
+// (within its 128-byte row) with row & 7 = l & 7, so the chunk is
+// 2*(g&3) ^ x with x = (l & 7) ^ (l >> 4).
+%stg_base = memref.extract_aligned_pointer_as_index %c_staging : !CStaging -> index
+%l7 = arith.andi %lane, {c(7)} : index
+%l8 = arith.shrui %lane, {c(3)} : index
+%l8b = arith.andi %l8, {c(1)} : index
+%l16 = arith.shrui %lane, {c(4)} : index
+%w16 = arith.muli %warp, {c(16)} : index
+%h8 = arith.muli %l8b, {c(8)} : index
+%row0 = arith.addi %w16, %h8 : index
+%row = arith.addi %row0, %l7 : index
+%row_bytes = arith.muli %row, {c(128)} : index
+%wg_stg = arith.muli %cw, {c(c_wg_bytes)} : index
+%stg0 = arith.addi %stg_base, %wg_stg : index
+%stg_row = arith.addi %stg0, %row_bytes : index
+%x = arith.xori %l7, %l16 : index
+""", I3)
     for q in range(4):
-        w(f"{I2}%cq{q} = arith.constant {2*q} : index")
-        w(f"{I2}%chunk{q} = arith.xori %x, %cq{q} : index")
-        w(f"{I2}%chunk_b{q} = arith.muli %chunk{q}, %c16 : index")
-        w(f"{I2}%thr_addr{q} = arith.addi %stg_row, %chunk_b{q} : index")
-    w("")
-    w(f"{I2}scf.for %t = %bid to %num_tiles step %nbid {{")
-    schedule(I3, "")
+        b.emit(f"""
+%chunk{q} = arith.xori %x, {c(2 * q)} : index
+%chunk_bytes{q} = arith.muli %chunk{q}, {c(16)} : index
+%thr_addr{q} = arith.addi %stg_row, %chunk_bytes{q} : index
+""", I3)
+    b.emit("\nscf.for %t = %bid to %num_tiles step %nbid {", I3)
+    schedule(I4, "")
 
-    def mma_stage(ind, handle, acc_in, acc_out, first):
-        # Descriptors of this stage's A rows (this warpgroup's 64) and B.
-        h = handle.lstrip("%")
-        w(f"{ind}%{h}_a = pipeline.payload {handle}[0] : !CS -> !AStage")
-        w(f"{ind}%{h}_b = pipeline.payload {handle}[1] : !CS -> !BStage")
+    def mma_stage(indent, h, acc_in, acc_out, first):
+        """fence; 4 x wgmma m64n{bn}k16 on stage handle %h; commit."""
+        b.emit(f"""
+%{h}_a = pipeline.payload %{h}[0] : !CS -> !AStage
+%{h}_b = pipeline.payload %{h}[1] : !CS -> !BStage
+""", indent)
+        for x, S in (("a", "!AStage"), ("b", "!BStage")):
+            b.emit(f"""
+%{h}_{x}_base, %{h}_{x}_off, %{h}_{x}_sz:3, %{h}_{x}_st:3 = memref.extract_strided_metadata %{h}_{x}
+    : {S} -> !Elem, index, index, index, index, index, index, index
+%{h}_{x}_ptr = memref.extract_aligned_pointer_as_index %{h}_{x}_base : !Elem -> index
+%{h}_{x}_eoff = arith.muli %{h}_{x}_off, {c(2)} : index
+%{h}_{x}_addr0 = arith.addi %{h}_{x}_ptr, %{h}_{x}_eoff : index
+""", indent)
+        b.emit(f"""
+%{h}_a_addr = arith.addi %{h}_a_addr0, %a_wg_off : index
+%{h}_b_addr = arith.addi %{h}_b_addr0, {c(0)} : index
+""", indent)
         for x in ("a", "b"):
-            S = "!AStage" if x == "a" else "!BStage"
-            w(f"{ind}%{h}_{x}_base, %{h}_{x}_off, %{h}_{x}_sz:3, %{h}_{x}_st:3 = "
-              f"memref.extract_strided_metadata %{h}_{x}")
-            w(f"{ind}    : {S} -> !Elem, index, index, index, index, index, index, index")
-            w(f"{ind}%{h}_{x}_ptr = memref.extract_aligned_pointer_as_index %{h}_{x}_base : !Elem -> index")
-            w(f"{ind}%{h}_{x}_eoff = arith.muli %{h}_{x}_off, %c2 : index")
-            w(f"{ind}%{h}_{x}_addr0 = arith.addi %{h}_{x}_ptr, %{h}_{x}_eoff : index")
-        w(f"{ind}%{h}_a_addr = arith.addi %{h}_a_addr0, %a_wg_off : index")
-        w(f"{ind}%{h}_b_addr = arith.addi %{h}_b_addr0, %c0 : index")
-        for x in ("a", "b"):
-            w(f"{ind}%{h}_{x}_addr64 = arith.index_cast %{h}_{x}_addr : index to i64")
-            w(f"{ind}%{h}_{x}_a16 = arith.shrui %{h}_{x}_addr64, %i64_4 : i64")
-            w(f"{ind}%{h}_{x}_a14 = arith.andi %{h}_{x}_a16, %i64_addr_mask : i64")
-            w(f"{ind}%{h}_{x}_desc0 = arith.ori %{h}_{x}_a14, %i64_desc_hi : i64")
+            b.emit(f"""
+%{h}_{x}_addr64 = arith.index_cast %{h}_{x}_addr : index to i64
+%{h}_{x}_a16 = arith.shrui %{h}_{x}_addr64, %i64_4 : i64
+%{h}_{x}_a14 = arith.andi %{h}_{x}_a16, %i64_addr_mask : i64
+%{h}_{x}_desc0 = arith.ori %{h}_{x}_a14, %i64_desc_hi : i64
+""", indent)
             for kk in range(1, 4):
-                w(f"{ind}%{h}_{x}_desc{kk} = arith.addi %{h}_{x}_desc0, %i64_kstep{kk} : i64")
-        w(f"{ind}nvvm.wgmma.fence.aligned")
+                b.emit(f"%{h}_{x}_desc{kk} = arith.addi %{h}_{x}_desc0, %i64_kstep{kk} : i64", indent)
+        b.emit("nvvm.wgmma.fence.aligned", indent)
         cur = acc_in
         for kk in range(4):
             scale = "zero" if (first and kk == 0) else "one"
             nxt = acc_out if kk == 3 else f"%{h}_acc{kk}"
-            w(f"{ind}{nxt} = nvvm.wgmma.mma_async %{h}_a_desc{kk}, %{h}_b_desc{kk}, {cur},")
-            w(f"{ind}    #nvvm.shape<m = 64, n = {bn}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{scale}>],")
-            w(f"{ind}    A [<bf16>, #nvvm.wgmma_scale_in<one>, <row>], B [<bf16>, #nvvm.wgmma_scale_in<one>, <col>]")
-            w(f"{ind}    : !Acc -> !Acc")
+            b.emit(f"""
+{nxt} = nvvm.wgmma.mma_async %{h}_a_desc{kk}, %{h}_b_desc{kk}, {cur},
+    #nvvm.shape<m = 64, n = {bn}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{scale}>],
+    A [<bf16>, #nvvm.wgmma_scale_in<one>, <row>], B [<bf16>, #nvvm.wgmma_scale_in<one>, <col>]
+    : !Acc -> !Acc
+""", indent)
             cur = nxt
-        w(f"{ind}nvvm.wgmma.commit.group.sync.aligned")
+        b.emit("nvvm.wgmma.commit.group.sync.aligned", indent)
 
-    # k-step constants: 16 bf16 = 32 bytes = 2 in descriptor units.
-    L.insert(len(L) - 11, "")  # cosmetic no-op spacing
-    w(f"{I3}// First k-block: the first wgmma overwrites the accumulator (scale-d 0).")
-    w(f"{I3}%first = pipeline.acquire_consumer %tp : !TP")
-    w(f"{I3}%acc_undef = llvm.mlir.undef : !Acc")
-    mma_stage(I3, "%first", "%acc_undef", "%acc_first", True)
-    w(f"""{I3}// The release lag: acquire stage k, issue its wgmma, wait until at most
-{I3}// that group is in flight, then free stage k-1.
-{I3}%last, %acc = scf.for %kb = %c1 to %num_k_blocks step %c1
-{I3}    iter_args(%prev = %first, %acc_in = %acc_first) -> (!CS, !Acc) {{
-{I4}%cur = pipeline.acquire_consumer %tp : !TP""")
-    mma_stage(I4, "%cur", "%acc_in", "%acc_next", False)
-    w(f"""{I4}nvvm.wgmma.wait.group.sync.aligned 1
-{I4}scf.if %leader {{
-{I5}pipeline.arrive %prev : !CS
-{I4}}}
-{I4}// Tile pipeline: release only steps (the arrive above frees the stage).
-{I4}pipeline.release %prev : !CS
-{I4}scf.yield %cur, %acc_next : !CS, !Acc
-{I3}}}
-{I3}nvvm.wgmma.wait.group.sync.aligned 0
-{I3}scf.if %leader {{
-{I4}pipeline.arrive %last : !CS
-{I3}}}
-{I3}pipeline.release %last : !CS
+    b.emit("""
+// First k-block: the first wgmma overwrites the accumulator (scale-d 0).
+%first = pipeline.acquire_consumer %tp : !TP
+""", I4)
+    mma_stage(I4, "first", "%acc_undef", "%acc_first", True)
+    b.emit(f"""
+// The release lag (consumer_depth = 2): acquire stage k, issue its wgmma,
+// wait until only that group is in flight, then free stage k-1.
+%last, %acc = scf.for %kb = {c(1)} to %num_k_blocks step {c(1)}
+    iter_args(%prev = %first, %acc_in = %acc_first) -> (!CS, !Acc) {{
+  %cur = pipeline.acquire_consumer %tp : !TP
+""", I4)
+    mma_stage(I5, "cur", "%acc_in", "%acc_next", False)
+    b.emit(f"""
+  nvvm.wgmma.wait.group.sync.aligned 1
+  scf.if %leader {{
+    pipeline.arrive %prev : !CS
+  }}
+  // Tile pipeline: release only steps; the arrive above frees the stage.
+  pipeline.release %prev : !CS
+  scf.yield %cur, %acc_next : !CS, !Acc
+}}
+nvvm.wgmma.wait.group.sync.aligned 0
+scf.if %leader {{
+  pipeline.arrive %last : !CS
+}}
+pipeline.release %last : !CS
 
-{I3}// Epilogue: f32 -> bf16x2, stmatrix into the swizzled staging tile,
-{I3}// proxy fence, TMA store of each 64 x 64 sub-tile.
-{I3}%c_row0 = arith.addi %m0, %c_rows : index""")
-    # Epilogue rounds
-    groups_per_round = epi_subtiles * 4
+// Epilogue: f32 pairs -> bf16x2, stmatrix into the 128B-swizzled staging
+// tile, proxy fence, TMA store of each 64 x 64 sub-tile (clipped at M, N).
+%c_row0 = arith.addi %m0, %c_rows : index
+""", I4)
     for r in range(rounds):
-        w(f"""{I3}// round {r}: columns {r*epi_subtiles*64} .. {(r+1)*epi_subtiles*64 - 1} of the warpgroup's 64 x {bn}
-{I3}scf.if %leader {{
-{I4}// The staging tile is free once the previous TMA stores read it.
-{I4}nvvm.cp.async.bulk.wait_group 0 {{read}}
-{I3}}}
-{I3}nvvm.barrier id = %bar_id number_of_threads = %i32_128""")
+        lo = r * epi_subtiles * 64
+        b.emit(f"""
+// Round {r}: columns {lo} .. {lo + epi_subtiles * 64 - 1} of the warpgroup's 64 x {bn} tile.
+scf.if %leader {{
+  // The staging tile is free once the previous TMA stores have read it.
+  nvvm.cp.async.bulk.wait_group 0 {{read}}
+}}
+nvvm.barrier id = %bar_id number_of_threads = %i32_128
+""", I4)
         for gg in range(groups_per_round):
             g = r * groups_per_round + gg
             regs = []
             for j in range(4):
                 i0 = 8 * g + 2 * j
-                pre = f"r{r}g{gg}j{j}"
-                w(f"{I3}%{pre}_x = llvm.extractvalue %acc[{i0}] : !Acc")
-                w(f"{I3}%{pre}_y = llvm.extractvalue %acc[{i0+1}] : !Acc")
-                w(f"{I3}%{pre}_v0 = llvm.insertelement %{pre}_x, %v2_undef[%i32_0 : i32] : vector<2xf32>")
-                w(f"{I3}%{pre}_v = llvm.insertelement %{pre}_y, %{pre}_v0[%i32_1 : i32] : vector<2xf32>")
-                w(f"{I3}%{pre}_h = llvm.fptrunc %{pre}_v : vector<2xf32> to vector<2xbf16>")
-                w(f"{I3}%{pre}_w = llvm.bitcast %{pre}_h : vector<2xbf16> to i32")
-                regs.append(f"%{pre}_w")
-            st = gg // 4  # sub-tile within this round
-            q = g & 3
-            pre = f"r{r}g{gg}"
-            if st:
-                w(f"{I3}%{pre}_addr = arith.addi %thr_addr{q}, %c{st*8192} : index")
-            else:
-                w(f"{I3}%{pre}_addr = arith.addi %thr_addr{q}, %c0 : index")
-            w(f"{I3}%{pre}_a64 = arith.index_cast %{pre}_addr : index to i64")
-            w(f"{I3}%{pre}_ptr = llvm.inttoptr %{pre}_a64 : i64 to !llvm.ptr<3>")
-            w(f"{I3}nvvm.stmatrix %{pre}_ptr, {', '.join(regs)}")
-            w(f"{I3}    {{layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, "
-              f"eltType = #nvvm.ld_st_matrix_elt_type<b16>}}")
-            w(f"{I3}    : !llvm.ptr<3>, i32, i32, i32, i32")
-        w(f"""{I3}// Generic-proxy writes before the async-proxy (TMA) read.
-{I3}nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
-{I3}nvvm.barrier id = %bar_id number_of_threads = %i32_128
-{I3}scf.if %leader {{""")
+                v = f"%g{g}_{j}"
+                b.emit(f"""
+{v}_x = llvm.extractvalue %acc[{i0}] : !Acc
+{v}_y = llvm.extractvalue %acc[{i0 + 1}] : !Acc
+{v}_v0 = llvm.insertelement {v}_x, %v2_undef[%i32_0 : i32] : vector<2xf32>
+{v}_v = llvm.insertelement {v}_y, {v}_v0[%i32_1 : i32] : vector<2xf32>
+{v}_h = llvm.fptrunc {v}_v : vector<2xf32> to vector<2xbf16>
+{v}_w = llvm.bitcast {v}_h : vector<2xbf16> to i32
+""", I4)
+                regs.append(f"{v}_w")
+            st = gg // 4
+            b.emit(f"""
+%g{g}_addr = arith.addi %thr_addr{g & 3}, {c(st * 8192)} : index
+%g{g}_a64 = arith.index_cast %g{g}_addr : index to i64
+%g{g}_ptr = llvm.inttoptr %g{g}_a64 : i64 to !llvm.ptr<3>
+nvvm.stmatrix %g{g}_ptr, {', '.join(regs)}
+    {{layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>}}
+    : !llvm.ptr<3>, i32, i32, i32, i32
+""", I4)
+        b.emit(f"""
+// Generic-proxy writes (stmatrix), then the async proxy (TMA) reads.
+nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
+nvvm.barrier id = %bar_id number_of_threads = %i32_128
+scf.if %leader {{
+""", I4)
         for st in range(epi_subtiles):
             col = (r * epi_subtiles + st) * 64
-            w(f"{I4}%r{r}s{st}_idx = arith.addi %cw_sub, %c{st} : index" if False else
-              f"{I4}%r{r}s{st}_idx = arith.addi %cw_sub0, %c{st if st in (0,1,2,4,16,32,64,128) else 0} : index")
-            w(f"{I4}%r{r}s{st}_src = memref.subview %c_staging[%r{r}s{st}_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !CStaging to !CTile")
-            w(f"{I4}%r{r}s{st}_col = arith.addi %n0, %c{col}_col : index")
-            w(f"{I4}nvgpu.tma.async.store %r{r}s{st}_src to %c_map[%r{r}s{st}_col, %c_row0] : !CTile -> !DescC")
-        w(f"{I4}nvvm.cp.async.bulk.commit.group")
-        w(f"{I3}}}")
-    w(f"{I2}}}")
-    w(f"""{I2}// Every TMA store has completed before the CTA exits.
-{I2}scf.if %leader {{
-{I3}nvvm.cp.async.bulk.wait_group 0
-{I2}}}
-{I}}}
-{I}gpu.return
-  }}
-}}
-}}""")
+            b.emit(f"""
+%r{r}s{st}_idx = arith.addi %cw_sub0, {c(st)} : index
+%r{r}s{st}_src = memref.subview %c_staging[%r{r}s{st}_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !CStaging to !CTile
+%r{r}s{st}_col = arith.addi %n0, {c(col)} : index
+nvgpu.tma.async.store %r{r}s{st}_src to %c_map[%r{r}s{st}_col, %c_row0] : !CTile -> !DescC
+""", I5)
+        b.emit("""
+  nvvm.cp.async.bulk.commit.group
+}
+""", I4)
+    b.emit("}", I3)
+    b.emit("""
+// Every TMA store has completed before the warpgroup exits.
+scf.if %leader {
+  nvvm.cp.async.bulk.wait_group 0
+}
+""", I3)
+    b.emit("}", I2)
 
-    text = "\n".join(L) + "\n"
-    # constants used above that are easier to add once at the end of the
-    # entry block's constant list
-    extra = [f"{I}%i64_kstep{kk} = arith.constant {2*kk} : i64" for kk in range(1, 4)]
-    extra.append(f"{I}%v2_undef = llvm.mlir.undef : vector<2xf32>")
-    extra.append(f"{I}%cw_sub_stride = arith.constant {epi_subtiles} : index")
-    for r in range(rounds):
-        for st in range(epi_subtiles):
-            col = (r * epi_subtiles + st) * 64
-            extra.append(f"{I}%c{col}_col = arith.constant {col} : index")
-    for st in range(epi_subtiles):
-        extra.append(f"{I}%c{st}_st = arith.constant {st} : index")
-    anchor = f"{I}%i64_desc_hi ="
-    idx = text.index(anchor)
-    idx = text.index("\n", idx) + 1
-    text = text[:idx] + "\n".join(extra) + "\n" + text[idx:]
-    # staging sub-tile index base of this warpgroup: cw * epi_subtiles
-    text = text.replace(f"{I2}%c_rows = arith.muli %cw, %c64 : index",
-                        f"{I2}%c_rows = arith.muli %cw, %c64 : index\n"
-                        f"{I2}%cw_sub0 = arith.muli %cw, %cw_sub_stride : index")
-    for r in range(rounds):
-        for st in range(epi_subtiles):
-            text = text.replace(f"%r{r}s{st}_idx = arith.addi %cw_sub0, %c{st if st in (0,1,2,4,16,32,64,128) else 0} : index",
-                                f"%r{r}s{st}_idx = arith.addi %cw_sub0, %c{st}_st : index")
-    return text, smem_bytes
+    # ----------------------------------------------------------------- header
+    acc_t = "!llvm.struct<(" + ", ".join(["f32"] * n_acc) + ")>"
+    k.emit(f"""
+// A warp-specialized, persistent bf16 GEMM for Hopper (sm_90a), written with
+// the pipeline dialect and upstream NVGPU/NVVM ops:
+//
+//   C[M, N] = A[M, K] * B[N, K]^T     bf16 inputs, f32 accumulation, bf16 C
+//
+// Layouts, as a row-major torch.matmul(x, w.t()) hands them to cuBLAS
+// (cublasLt with opA = T on w, i.e. "TN"): A row-major M x K; B stored N x K
+// row-major (K contiguous), that is a column-major K x N B, which wgmma reads
+// K-major with no transpose (upstream's warpgroup descriptor accepts only
+// this "transposed B"); C row-major M x N. A, B and C are all read or
+// written by TMA with 128-byte swizzle.
+//
+// GENERATED by bench/gemm/gen_gemm_sm90.py --bn {bn} --stages {stages}
+// --epi-subtiles {epi_subtiles}: edit the generator, not this file. How it is
+// built and measured: docs/gemm.md.
+//
+// chips: sm_90a
+//
+// CTA tile {BM} x {bn} x {BK}, {stages} stages, 384 threads in 3 warpgroups:
+//   warpgroup 0     producer: setmaxnreg.dec {producer_regs}. Thread 0 walks the tile
+//                   schedule; per k-block it acquires a stage, expect_tx with
+//                   the default byte count (the payload's {a_stage_bytes} + {b_stage_bytes} =
+//                   {expect_tx} B), issues the A and B TMA loads on the stage's full
+//                   barrier and releases (steps). drain_producer at the end.
+//   warpgroups 1-2  consumers: setmaxnreg.inc {consumer_regs}. Each owns 64 rows of
+//                   the tile (a 64 x {bn} f32 accumulator, {n_acc} registers per
+//                   thread) and issues 4 wgmma.m64n{bn}k16 per k-block. The pipeline
+//                   declares consumer_depth = 2: one wgmma group stays in
+//                   flight and stage k-1 is freed (one thread per warpgroup
+//                   arrives on its empty barrier; empty count 2) after the
+//                   wgmma of stage k were issued and wgmma.wait_group 1
+//                   returned. Epilogue per tile: f32 -> bf16x2, stmatrix into
+//                   a 128B-swizzled staging tile, fence.proxy.async, TMA store
+//                   (clipped at M, N), {rounds} round(s) of {epi_subtiles} 64x64 sub-tiles.
+// Tile schedule: persistent (grid = min(SMs, tiles)); tile t -> (m, n) in
+// groups of `group_m` M-tiles, column-major in a group, so that the CTAs
+// running at once share A and B panels in L2. A launch with grid = number
+// of tiles is the non-persistent form of the same kernel.
+//
+// Launch: block (384, 1, 1); grid (min(#SMs, tiles), 1, 1); dynamic shared
+// memory {smem_bytes} B: barriers in the first KiB, A stages at {a_off}, B stages
+// at {b_off}, C staging at {c_off} ({c_wg_bytes} B per consumer warpgroup), all
+// 1 KiB aligned (the swizzle pattern repeats every 1024 B).
+// Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
+// global memory) of A (box 64 x 128, K innermost), B (box 64 x {bn}) and C (box
+// 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
+// then M, N, K and group_m as i32. K and N must be multiples of 8 (TMA
+// strides are multiples of 16 bytes); M, N, K need not be multiples of the
+// tile: TMA zero-fills loads past the edges and clips stores.
+//
+// Check and compile:
+//   pipeline-opt -pipeline-verify-linearity -pipeline-verify-protocol examples/gemm_sm90.mlir
+//   pipeline-compile examples/gemm_sm90.mlir --chip=sm_90a -o gemm
+
+!Smem = memref<?xi8, {WS}>
+!ATiles = memref<{stages}x1x{BM}x{BK}xbf16, {WS}>
+!BTiles = memref<{stages}x1x{bn}x{BK}xbf16, {WS}>
+!AStage = memref<1x{BM}x{BK}xbf16, strided<[{BM * BK}, {BK}, 1], offset: ?>, {WS}>
+!BStage = memref<1x{bn}x{BK}xbf16, strided<[{bn * BK}, {BK}, 1], offset: ?>, {WS}>
+!ATile = memref<{BM}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
+!BTile = memref<{bn}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
+!CStaging = memref<{2 * epi_subtiles}x64x64xbf16, {WS}>
+!CTile = memref<64x64xbf16, strided<[64, 1], offset: ?>, {WS}>
+!Elem = memref<bf16, {WS}>
+!P = !pipeline.pipeline<stages = {stages}, consumer_depth = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!ATiles, !BTiles]>
+!PS = !pipeline.stage<producer, !TP>
+!CS = !pipeline.stage<consumer, !TP>
+!G = !nvgpu.mbarrier.group<memorySpace = {WS}, num_barriers = {2 * stages}>
+!DescA = !nvgpu.tensormap.descriptor<tensor = memref<{BM}x{BK}xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!DescB = !nvgpu.tensormap.descriptor<tensor = memref<{bn}x{BK}xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!DescC = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// The f32 accumulator fragment of one wgmma.m64n{bn} (per thread).
+!Acc = {acc_t}
+
+module attributes {{gpu.container_module}} {{
+gpu.module @gemm_sm90 {{
+  gpu.func @{name}(%a_map: !DescA, %b_map: !DescB, %c_map: !DescC,
+      %m_i32: i32, %n_i32: i32, %k_i32: i32, %group_m_i32: i32) kernel
+      attributes {{nvvm.reqntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}} {{
+""", "")
+    for v in sorted(k.index_consts):
+        k.emit(f"%c{v} = arith.constant {v} : index", I2)
+    hi = (1 << 16) | (64 << 32) | (1 << 62)
+    k.emit(f"""
+%i32_0 = arith.constant 0 : i32
+%i32_1 = arith.constant 1 : i32
+%i32_128 = arith.constant 128 : i32
+// wgmma matrix descriptor (K-major, 128-byte swizzle): start address >> 4
+// in bits 0-13, leading byte offset 1 (unused when swizzled K-major) at bit
+// 16, stride byte offset 1024 B >> 4 = 64 (8 rows of 128 B) at bit 32,
+// swizzle mode 1 (128B) at bit 62. One k16 step is 32 B further: + 2.
+%i64_desc_hi = arith.constant {hi} : i64
+%i64_addr_mask = arith.constant 16383 : i64
+%i64_4 = arith.constant 4 : i64
+%i64_kstep1 = arith.constant 2 : i64
+%i64_kstep2 = arith.constant 4 : i64
+%i64_kstep3 = arith.constant 6 : i64
+%v2_undef = llvm.mlir.undef : vector<2xf32>
+%acc_undef = llvm.mlir.undef : !Acc
+""", I2)
+    k.lines.extend(body.lines)
+    k.emit("""
+    gpu.return
+  }
+}
+}
+""", "")
+    return "\n".join(k.lines) + "\n", smem_bytes
 
 
 def main():
@@ -427,8 +469,8 @@ def main():
     ap.add_argument("--consumer-regs", type=int, default=232)
     ap.add_argument("--name", default="gemm_bf16_sm90")
     ap.add_argument("-o", "--output",
-                    default=os.path.join(os.path.dirname(__file__), "..", "..",
-                                         "examples", "gemm_sm90.mlir"))
+                    default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         "..", "..", "examples", "gemm_sm90.mlir"))
     ap.add_argument("--print-smem", action="store_true",
                     help="print the dynamic shared memory bytes and exit")
     args = ap.parse_args()
@@ -439,7 +481,8 @@ def main():
         return
     with open(args.output, "w") as f:
         f.write(text)
-    print(f"wrote {args.output} (dynamic shared memory {smem} B)", file=sys.stderr)
+    print(f"wrote {os.path.normpath(args.output)} (dynamic shared memory {smem} B)",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -103,8 +103,8 @@ int main(int argc, char **argv) {
       stringOption(argc, argv, "cuda", dir + "/pipe_cuda.cubin"));
   std::vector<Variant> variants;
   {
-    std::string list = stringOption(argc, argv, "variants",
-                                    "dialect,cuda,cuda-unrolled");
+    std::string list =
+        stringOption(argc, argv, "variants", "dialect,cuda,cuda-unrolled");
     size_t pos = 0;
     while (pos <= list.size()) {
       size_t comma = list.find(',', pos);
@@ -158,8 +158,8 @@ int main(int argc, char **argv) {
     for (int v = 0; v < kVariants; ++v) {
       std::string name =
           std::string(variants[v].prefix) + std::to_string(kStages[si]);
-      fns[si][v] = pmrt::getKernel(variants[v].dialect ? dialect : cuda,
-                                   name.c_str());
+      fns[si][v] =
+          pmrt::getKernel(variants[v].dialect ? dialect : cuda, name.c_str());
     }
 
   pmrt::DeviceBuffer out(blocks * items * 4);
@@ -171,8 +171,8 @@ int main(int argc, char **argv) {
   std::vector<uint32_t> want(blocks * items);
   for (uint64_t b = 0; b < blocks; ++b)
     for (uint64_t i = 0; i < items; ++i)
-      want[b * items + i] = pmrt::mix32(static_cast<uint32_t>(i * 32)) ^
-                            static_cast<uint32_t>(b);
+      want[b * items + i] =
+          pmrt::mix32(static_cast<uint32_t>(i * 32)) ^ static_cast<uint32_t>(b);
   const std::vector<uint32_t> noErrors(blocks * 32, 0);
   // The nostore kernels' checksums: lane l of block b folds (by XOR) the
   // items mix32(i * 32 + l) ^ b of every i.
@@ -214,8 +214,8 @@ int main(int argc, char **argv) {
     cfg.grid[0] = static_cast<unsigned>(blocks);
     cfg.block[0] = kThreads;
     cfg.dynamicSmem = kStages[si] * 32 * 4; // the ring; barriers are static
-    std::string test = std::string(variants[v].name) + " S=" +
-                       std::to_string(kStages[si]);
+    std::string test =
+        std::string(variants[v].name) + " S=" + std::to_string(kStages[si]);
     out.fill32(kPoison);
     errors.fill32(kPoison);
     PMRT_CHECK(cuEventRecord(start, pmrt::stream()));
@@ -234,8 +234,8 @@ int main(int argc, char **argv) {
       for (int w = 0; w < warmup; ++w) {
         runOnce(si, v);
         if (w == 0)
-          check(std::string(variants[v].name) + " S=" +
-                    std::to_string(kStages[si]) + " first launch",
+          check(std::string(variants[v].name) +
+                    " S=" + std::to_string(kStages[si]) + " first launch",
                 variants[v].output);
       }
 
@@ -247,8 +247,8 @@ int main(int argc, char **argv) {
         int v = (k + r) % kVariants;
         series[si][v].ms.push_back(runOnce(si, v));
         if (r == reps - 1)
-          check(std::string(variants[v].name) + " S=" +
-                    std::to_string(kStages[si]) + " last timed launch",
+          check(std::string(variants[v].name) +
+                    " S=" + std::to_string(kStages[si]) + " last timed launch",
                 variants[v].output);
       }
 

@@ -37,16 +37,17 @@ __device__ __forceinline__ void mbarInitFence() {
 
 // Blocks until the phase of `bar` with parity `parity` has completed.
 __device__ __forceinline__ void mbarWait(uint32_t bar, uint32_t parity) {
-  asm volatile("{\n\t"
-               ".reg .pred ready;\n"
-               "retry:\n\t"
-               "mbarrier.try_wait.parity.shared::cta.b64 ready, [%0], %1, %2;\n\t"
-               "@ready bra.uni done;\n\t"
-               "bra.uni retry;\n"
-               "done:\n\t"
-               "}" ::"r"(bar),
-               "r"(parity), "r"(kSuspendHintNs)
-               : "memory");
+  asm volatile(
+      "{\n\t"
+      ".reg .pred ready;\n"
+      "retry:\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 ready, [%0], %1, %2;\n\t"
+      "@ready bra.uni done;\n\t"
+      "bra.uni retry;\n"
+      "done:\n\t"
+      "}" ::"r"(bar),
+      "r"(parity), "r"(kSuspendHintNs)
+      : "memory");
 }
 
 __device__ __forceinline__ void mbarArrive(uint32_t bar) {
@@ -89,9 +90,8 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
 enum Kind { kRolled, kUnrolled, kTuned, kNoStore };
 
 template <int Stages, int K>
-__device__ __forceinline__ void pipeBody(uint32_t *__restrict__ out,
-                                         uint32_t *__restrict__ errors,
-                                         int32_t n) {
+__device__ __forceinline__ void
+pipeBody(uint32_t *__restrict__ out, uint32_t *__restrict__ errors, int32_t n) {
   // Full barriers [0, Stages): the producer arrives, the consumer waits.
   // Empty barriers [Stages, 2 * Stages): the consumer arrives, the producer
   // waits. Counts 32: every lane of the signalling warp arrives.
@@ -238,33 +238,32 @@ extern "C" __global__ void pipe_cuda_unrolled_s8(uint32_t *out,
 
 // Rolled, barrier address and slot carried from stage to stage (kTuned).
 extern "C" __global__ void pipe_cuda_tuned_s2(uint32_t *out, uint32_t *errors,
-    int32_t n) {
+                                              int32_t n) {
   pipeBody<2, kTuned>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_tuned_s4(uint32_t *out, uint32_t *errors,
-    int32_t n) {
+                                              int32_t n) {
   pipeBody<4, kTuned>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_tuned_s8(uint32_t *out, uint32_t *errors,
-    int32_t n) {
+                                              int32_t n) {
   pipeBody<8, kTuned>(out, errors, n);
 }
 
-
 // Diagnostic: no item stored, XOR checksum per lane (kNoStore).
 extern "C" __global__ void pipe_cuda_nostore_s2(uint32_t *out, uint32_t *errors,
-    int32_t n) {
+                                                int32_t n) {
   pipeBody<2, kNoStore>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_nostore_s4(uint32_t *out, uint32_t *errors,
-    int32_t n) {
+                                                int32_t n) {
   pipeBody<4, kNoStore>(out, errors, n);
 }
 
 extern "C" __global__ void pipe_cuda_nostore_s8(uint32_t *out, uint32_t *errors,
-    int32_t n) {
+                                                int32_t n) {
   pipeBody<8, kNoStore>(out, errors, n);
 }

@@ -13,6 +13,7 @@
 #include "pipeline/InitAllPipeline.h"
 #include "pipeline/Pipelines/Pipelines.h"
 #include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Version.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -54,9 +55,8 @@ static cl::opt<std::string>
 static const std::string chipHelp =
     "target chip: " + pmlir::cuda::getSupportedChipList();
 
-static cl::opt<std::string>
-    chipName("chip", cl::desc(chipHelp),
-             cl::init("sm_100a"), cl::cat(category));
+static cl::opt<std::string> chipName("chip", cl::desc(chipHelp),
+                                     cl::init("sm_100a"), cl::cat(category));
 
 static cl::opt<std::string>
     features("features",
@@ -123,6 +123,9 @@ static Error writeFile(StringRef path, StringRef contents) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  cl::AddExtraVersionPrinter([](raw_ostream &os) {
+    os << "pipeline-mlir " PIPELINE_MLIR_VERSION "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "pipeline-compile: compile the gpu.modules of a pipeline-mlir kernel "

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/InitAllPipeline.h"
+#include "pipeline/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -13,8 +14,12 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "pipeline-mlir " PIPELINE_MLIR_VERSION "\n";
+  });
   mlir::registerAllPasses();
   pmlir::registerAllPipelinePasses();
 

@@ -308,7 +308,8 @@ static ConsumerTargets consumerTargets(const Lowered &l) {
 /// CTAs: %cluster_ctarank & -size.
 static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
   Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
-  return arith::AndIOp::create(b, loc, rank, constInt(b, loc, -int64_t(size), 32));
+  return arith::AndIOp::create(b, loc, rank,
+                               constInt(b, loc, -int64_t(size), 32));
 }
 
 /// One release.cluster arrival of the executing thread on the barrier at
@@ -381,8 +382,8 @@ static void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l,
                                              leaderCtaRank(b, loc));
       mask = arith::ShLIOp::create(b, loc, constInt(b, loc, 1, 16), leader);
     } else if (targets.kind == ConsumerTargets::Group) {
-      Value base = arith::TruncIOp::create(
-          b, loc, b.getI16Type(), groupBaseRank(b, loc, targets.size));
+      Value base = arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                           groupBaseRank(b, loc, targets.size));
       mask = arith::ShLIOp::create(
           b, loc, constInt(b, loc, (int64_t(1) << targets.size) - 1, 16), base);
     }
@@ -455,8 +456,7 @@ using HasRoleOperand = decltype(std::declval<OpTy>().getRole());
 /// or stage handle operand (`pipeline`, else `role`, else `stage`):
 /// matchAndRewrite builds the Lowered view of that operand and hands it to
 /// `rewrite`, which holds what is specific to the op.
-template <typename OpTy>
-struct PipelineOpLowering : OpConversionPattern<OpTy> {
+template <typename OpTy> struct PipelineOpLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
 
@@ -735,18 +735,18 @@ struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
                         const Lowered &l,
                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    scf::ForOp::create(
-        rewriter, loc, constIndex(rewriter, loc, 0),
-        constIndex(rewriter, loc, l.type.getStages()),
-        constIndex(rewriter, loc, 1), ValueRange(),
-        [&](OpBuilder &b, Location loc, Value, ValueRange) {
-          RoleState state = loadRole(b, loc, l, Role::producer);
-          Value stage = toIndex(b, loc, state.stage);
-          waitParity(b, loc, l.barriers,
-                     emptyBarrierId(b, loc, l.type, stage, 0), state.phase);
-          stepRole(b, loc, l, Role::producer);
-          scf::YieldOp::create(b, loc);
-        });
+    scf::ForOp::create(rewriter, loc, constIndex(rewriter, loc, 0),
+                       constIndex(rewriter, loc, l.type.getStages()),
+                       constIndex(rewriter, loc, 1), ValueRange(),
+                       [&](OpBuilder &b, Location loc, Value, ValueRange) {
+                         RoleState state = loadRole(b, loc, l, Role::producer);
+                         Value stage = toIndex(b, loc, state.stage);
+                         waitParity(b, loc, l.barriers,
+                                    emptyBarrierId(b, loc, l.type, stage, 0),
+                                    state.phase);
+                         stepRole(b, loc, l, Role::producer);
+                         scf::YieldOp::create(b, loc);
+                       });
     rewriter.eraseOp(op);
     return success();
   }
@@ -867,7 +867,8 @@ struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
     // of both CTAs: the peer's TMA completes the transaction there.
     Value isLeader;
     if (l.type.getCtaGroup() == 2) {
-      Value rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      Value rank =
+          NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
       Value odd = arith::AndIOp::create(rewriter, loc, rank,
                                         constInt(rewriter, loc, 1, 32));
       isLeader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
@@ -1247,8 +1248,7 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
     // with tcgen05 MMAs, and so with CTA pairs.
     NVVM::NVVMCheckSMVersion tcgen05 =
         NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
-    if (isa<CommitMmaOp, ReleaseMmaOp>(op) &&
-        !tcgen05.isCompatibleWith(target))
+    if (isa<CommitMmaOp, ReleaseMmaOp>(op) && !tcgen05.isCompatibleWith(target))
       return op->emitOpError()
              << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
              << " lacks (chip from " << targets.origin << ")";

@@ -49,8 +49,8 @@ static LogicalResult verifyOne(CreateOp create) {
   collectUsers(create.getResult(), users);
   // A pipeline used by another kernel (a host pipeline captured by a
   // gpu.launch) is the lowering's to report.
-  if (llvm::any_of(users,
-                   [&](Operation *user) { return kernelBody(user) != bodyPtr; }))
+  if (llvm::any_of(
+          users, [&](Operation *user) { return kernelBody(user) != bodyPtr; }))
     return success();
 
   // The inits in program order where they share a block (use lists are in
@@ -106,8 +106,9 @@ static LogicalResult verifyOne(CreateOp create) {
     auto diag = create.emitOpError()
                 << "expects pipeline.init_mbars before every other use of "
                    "the pipeline, got '"
-                << user->getName() << "' before it: it would use barriers "
-                                       "that are not initialized yet";
+                << user->getName()
+                << "' before it: it would use barriers "
+                   "that are not initialized yet";
     diag.attachNote(user->getLoc()) << "use here";
     diag.attachNote(init.getLoc()) << "init here";
     return failure();

@@ -1266,8 +1266,10 @@ bool Checker::roleConflict(Operation *op, int key, Role role,
          << " stages of this pipeline are outstanding, its consumer_depth: "
             "release the oldest first";
   }
-  unsigned oldest = *llvm::min_element(
-      outstanding, [&](unsigned a, unsigned b) { return info[a].seq < info[b].seq; });
+  unsigned oldest =
+      *llvm::min_element(outstanding, [&](unsigned a, unsigned b) {
+        return info[a].seq < info[b].seq;
+      });
   diag.attachNote(info[oldest].loc) << "outstanding stage acquired here";
   return true;
 }
@@ -1282,11 +1284,11 @@ void Checker::checkReleaseOrder(unsigned h, Operation *op) {
     if (other == h || poisoned[other] || !isLive(other) ||
         info[other].seq >= info[h].seq || find(other) == find(h))
       continue;
-    auto diag = error(op)
-                << "releases a consumer stage while an older consumer stage "
-                   "of this pipeline is still outstanding: stages are freed "
-                   "in the order they were acquired, since the producer "
-                   "waits on them in that order";
+    auto diag =
+        error(op) << "releases a consumer stage while an older consumer stage "
+                     "of this pipeline is still outstanding: stages are freed "
+                     "in the order they were acquired, since the producer "
+                     "waits on them in that order";
     diag.attachNote(info[other].loc) << "older stage acquired here";
     noteOrigin(diag, h);
     poisoned[h] = true;

@@ -23,10 +23,9 @@ static LogicalResult verifySubStage(Operation *op, PipelineType type, Role role,
   unsigned count = role == Role::producer ? type.getProducerSubStages()
                                           : type.getConsumerSubStages();
   if (subStage < 0 || subStage >= count)
-    return op->emitOpError() << "expects sub_stage < " << count << " ("
-                             << stringifyRole(role)
-                             << " sub-stages of the pipeline), got "
-                             << subStage;
+    return op->emitOpError()
+           << "expects sub_stage < " << count << " (" << stringifyRole(role)
+           << " sub-stages of the pipeline), got " << subStage;
   return success();
 }
 
@@ -281,9 +280,10 @@ static LogicalResult verifyScopedOp(Operation *op, Value pipeline, Region &body,
                                     Role role) {
   Block &block = body.front();
   Type expected = StageType::get(op->getContext(), role, pipeline.getType());
-  if (block.getNumArguments() != 1 || block.getArgument(0).getType() != expected)
-    return op->emitOpError() << "expects one region argument of type "
-                             << expected;
+  if (block.getNumArguments() != 1 ||
+      block.getArgument(0).getType() != expected)
+    return op->emitOpError()
+           << "expects one region argument of type " << expected;
   // This runs before the block's terminator is verified: the generic form
   // can end the block with any op (or another terminator, like a cf.br).
   auto yield = dyn_cast<YieldOp>(block.back());

@@ -26,7 +26,8 @@ bool pmlir::isWorkgroupMemRef(MemRefType type) {
 PipelineType pmlir::getBasePipelineType(Type type) {
   return TypeSwitch<Type, PipelineType>(type)
       .Case<PipelineType>([](PipelineType t) { return t; })
-      .Case<TilePipelineType>([](TilePipelineType t) { return t.getPipeline(); })
+      .Case<TilePipelineType>(
+          [](TilePipelineType t) { return t.getPipeline(); })
       .Case<RoleType>([](RoleType t) { return t.getPipeline(); })
       .Case<StageType>([](StageType t) { return t.getBasePipeline(); })
       .Default([](Type) { return PipelineType(); });
@@ -37,8 +38,8 @@ Type pmlir::getMBarrierGroupType(Type type) {
   if (!base)
     return Type();
   MLIRContext *ctx = type.getContext();
-  auto space =
-      gpu::AddressSpaceAttr::get(ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto space = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   return nvgpu::MBarrierGroupType::get(ctx, space, base.getNumBarriers());
 }
 
@@ -46,11 +47,11 @@ Type pmlir::getMBarrierGroupType(Type type) {
 // PipelineType
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
-                     unsigned stages, unsigned producerSubStages,
-                     unsigned consumerSubStages, unsigned ctaGroup,
-                     unsigned releaseCtas, unsigned consumerDepth) {
+LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   unsigned stages, unsigned producerSubStages,
+                                   unsigned consumerSubStages,
+                                   unsigned ctaGroup, unsigned releaseCtas,
+                                   unsigned consumerDepth) {
   if (stages < 1)
     return emitError() << "expects at least 1 stage, got " << stages;
   if (producerSubStages < 1)
@@ -105,8 +106,8 @@ TilePipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects at least one payload tile array";
   for (auto [i, attr] : llvm::enumerate(payload)) {
     auto typeAttr = dyn_cast<TypeAttr>(attr);
-    auto memref = typeAttr ? dyn_cast<MemRefType>(typeAttr.getValue())
-                           : MemRefType();
+    auto memref =
+        typeAttr ? dyn_cast<MemRefType>(typeAttr.getValue()) : MemRefType();
     if (!memref)
       return emitError() << "expects payload #" << i << " to be a memref type";
     if (!isWorkgroupMemRef(memref))

@@ -19,7 +19,8 @@ constexpr unsigned kMaxItems = 1024;
 int main(int argc, char **argv) {
   pmrt::init();
   pmrt::Report report("basic");
-  CUmodule module = pmrt::loadModule(pmrt::cubinPath(argc, argv, "basic.cubin"));
+  CUmodule module =
+      pmrt::loadModule(pmrt::cubinPath(argc, argv, "basic.cubin"));
 
   const unsigned stageCounts[] = {1, 2, 3, 4, 8};
   const unsigned itemCounts[] = {0, 1, 7, 101, 1021};
@@ -47,8 +48,8 @@ int main(int argc, char **argv) {
         wantStage[i] = i % stages;
       }
       std::string why;
-      bool ok = pmrt::compareU32(out.download<uint32_t>(kMaxItems * 32), want,
-                                 why);
+      bool ok =
+          pmrt::compareU32(out.download<uint32_t>(kMaxItems * 32), want, why);
       std::string whyStage;
       bool okStage = pmrt::compareU32(stageOut.download<uint32_t>(kMaxItems),
                                       wantStage, whyStage);

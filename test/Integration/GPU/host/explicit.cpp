@@ -36,8 +36,8 @@ int main(int argc, char **argv) {
       for (unsigned lane = 0; lane < 32; ++lane)
         want[i * 32 + lane] = pmrt::mix32(i * 32 + lane) ^ 6u;
     std::string why;
-    bool ok = pmrt::compareU32(out.download<uint32_t>(kMaxItems * 32), want,
-                               why);
+    bool ok =
+        pmrt::compareU32(out.download<uint32_t>(kMaxItems * 32), want, why);
     report.check(test, ok, why);
   }
   return report.finish();

@@ -39,8 +39,8 @@ int main(int argc, char **argv) {
       for (unsigned c = 0; c < kRow; ++c)
         want[i * kRow + c] = pmrt::mix32(i * kRow + c) ^ kSalt;
     std::string why;
-    bool ok = pmrt::compareU32(out.download<uint32_t>(kMaxItems * kRow), want,
-                               why);
+    bool ok =
+        pmrt::compareU32(out.download<uint32_t>(kMaxItems * kRow), want, why);
     report.check(test, ok, why);
   }
   return report.finish();

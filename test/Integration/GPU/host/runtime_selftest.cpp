@@ -109,7 +109,8 @@ int main(int argc, char **argv) {
 
   pmrt::init();
   pmrt::Report report("runtime_selftest");
-  std::string ptxPath = "/tmp/pmrt_selftest_" + std::to_string(getpid()) + ".ptx";
+  std::string ptxPath =
+      "/tmp/pmrt_selftest_" + std::to_string(getpid()) + ".ptx";
   {
     std::ofstream f(ptxPath);
     f << kPtx;

@@ -55,16 +55,16 @@ int main(int argc, char **argv) {
   std::vector<uint32_t> want(blocks * items);
   for (uint64_t b = 0; b < blocks; ++b)
     for (uint64_t i = 0; i < items; ++i)
-      want[b * items + i] = pmrt::mix32(static_cast<uint32_t>(i * 32)) ^
-                            static_cast<uint32_t>(b);
+      want[b * items + i] =
+          pmrt::mix32(static_cast<uint32_t>(i * 32)) ^ static_cast<uint32_t>(b);
   std::string why;
   bool ok = pmrt::compareU32(got, want, why);
   report.check(test + ": items", ok, why);
 
   std::vector<uint32_t> err = errors.download<uint32_t>(blocks * 32);
   std::string whyErr;
-  bool okErr = pmrt::compareU32(err, std::vector<uint32_t>(blocks * 32, 0),
-                                whyErr);
+  bool okErr =
+      pmrt::compareU32(err, std::vector<uint32_t>(blocks * 32, 0), whyErr);
   report.check(test + ": in-kernel checks of all lanes", okErr,
                "mismatch counts per lane: " + whyErr);
   return report.finish();

@@ -42,8 +42,8 @@ int main(int argc, char **argv) {
     args.ptr(map.devicePtr()).ptr(out.ptr());
     pmrt::launchAndWait(name.c_str(), fn, cfg, args);
     std::string why;
-    bool ok = pmrt::compareU32(out.download<uint32_t>(source.size()), source,
-                               why);
+    bool ok =
+        pmrt::compareU32(out.download<uint32_t>(source.size()), source, why);
     report.check(name, ok, why);
   }
   return report.finish();

@@ -47,8 +47,8 @@ int main(int argc, char **argv) {
       for (unsigned lane = 0; lane < 32; ++lane)
         want[i * 32 + lane] = pmrt::mix32(i * 32 + lane) ^ v.salt;
     std::string why;
-    bool ok = pmrt::compareU32(out.download<uint32_t>(kMaxItems * 32), want,
-                               why);
+    bool ok =
+        pmrt::compareU32(out.download<uint32_t>(kMaxItems * 32), want, why);
     report.check(std::string(v.kernel) + " items", ok, why);
 
     // tries[0..32): producer lanes, tries[32..64): consumer lanes.

@@ -38,7 +38,8 @@ void reportDriverError(CUresult result, const char *call, const char *file,
     name = "unknown error";
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
     text = "no description";
-  std::fprintf(stdout, "ERROR: CUDA driver call failed: %s -> %s (%d): %s [%s:%d]\n",
+  std::fprintf(stdout,
+               "ERROR: CUDA driver call failed: %s -> %s (%d): %s [%s:%d]\n",
                call, name, static_cast<int>(result), text, file, line);
   std::fflush(stdout);
   std::_Exit(2);
@@ -310,8 +311,7 @@ void Report::check(const std::string &test, bool ok, const std::string &why) {
 }
 
 int Report::finish() const {
-  std::printf("%s: %d passed, %d failed\n", program_.c_str(), passed_,
-              failed_);
+  std::printf("%s: %d passed, %d failed\n", program_.c_str(), passed_, failed_);
   std::fflush(stdout);
   return failed_ == 0 ? 0 : 1;
 }

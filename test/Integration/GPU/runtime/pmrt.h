@@ -108,8 +108,7 @@ public:
   /// `rows` x `cols` elements of `dtype` at `base`; boxes of `boxRows` x
   /// `boxCols`, no swizzle, no interleave, out-of-bound elements zero.
   TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype, size_t elemBytes,
-              uint64_t rows, uint64_t cols, uint32_t boxRows,
-              uint32_t boxCols);
+              uint64_t rows, uint64_t cols, uint32_t boxRows, uint32_t boxCols);
   CUdeviceptr devicePtr() const { return storage_.ptr(); }
 
 private:
