@@ -8,21 +8,21 @@
 // row-major M x N. The Blackwell twin of the Hopper GEMM (docs/gemm.md);
 // docs/gemm-sm100.md maps it to the reference's structured kernel.
 //
-// CTA pair, 2-CTA MMA (cta_group = 2). A cluster of 2 CTAs (cluster ranks
-// 2p, 2p + 1) computes one 256 x 256 tile of C: the leader (even rank)
+// CTA pair, 2-CTA MMA (cta_group = 2). A CTA pair (an even cluster rank
+// and the next) computes one 256 x 256 tile of C: the leader (even rank)
 // issues tcgen05.mma.cta_group::2 with M = 256, N = 256, K = 16. Each CTA
 // loads its own 128 rows of A and its own 128 rows of B (the leader the
 // tile's first 128 columns of C, the peer the last 128), and holds 128 rows
 // x 256 fp32 columns of the accumulator in its own TMEM, which its epilogue
 // writes out.
 //
-// Persistent: the grid holds any number of clusters (at most one CTA per
-// SM: 230400 bytes of shared memory, 512 TMEM columns); cluster c computes
-// tiles c, c + #clusters, c + 2 #clusters, ... of the ceil(M/256) x
-// ceil(N/256) tiles, tile t at (m, n) = (t mod ceil(M/256), t div
-// ceil(M/256)) (M-fastest: the clusters running together share B tiles in
-// L2; no grouped rasterization). With two accumulator stages the epilogue
-// of tile t overlaps the MMAs of the cluster's next tile.
+// Persistent: the grid holds any number of pairs (at most one CTA per SM:
+// 230400 bytes of shared memory, 512 TMEM columns); pair p (blocks 2p and
+// 2p + 1) computes tiles p, p + #pairs, p + 2 #pairs, ... of the
+// ceil(M/256) x ceil(N/256) tiles, tile t at (m, n) = (t mod ceil(M/256),
+// t div ceil(M/256)) (M-fastest: the pairs running together share B tiles
+// in L2; no grouped rasterization). With two accumulator stages the
+// epilogue of tile t overlaps the MMAs of the pair's next tile.
 //
 // Roles (192 threads, six warps, in both CTAs of the pair):
 //
@@ -63,15 +63,17 @@
 // tile contributes zeros to the MMA; stores are clipped at the tensor's
 // bounds. Host-side preconditions: M, N, K >= 1 (K = 0 would leave the
 // accumulator unwritten); K and N multiples of 8 (TMA's 16-byte row pitch),
-// 16-byte aligned base pointers; M, N, K < 2^31.
+// 16-byte aligned base pointers; M, N, K < 2^31 and ceil(M/256) *
+// ceil(N/256) < 2^31 (the loops count in i32).
 //
-// Launch: grid (2 * #clusters, 1, 1) with #clusters >= 1 (for example
-// min(#SMs / 2, ceil(M/256) * ceil(N/256))), cluster (2, 1, 1) (also
-// required by the kernel: .reqnctapercluster), block (192, 1, 1), dynamic
-// shared memory 230400 bytes (raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_
-// SIZE_BYTES). Arguments: pointers to three CUtensorMaps in global memory
-// (the project's !nvgpu.tensormap.descriptor ABI), all bf16, 128-byte
-// swizzle, OOB fill zero, from cuTensorMapEncodeTiled:
+// Launch: grid (2 * #pairs, 1, 1) with #pairs >= 1 (for example
+// min(#SMs / 2, ceil(M/256) * ceil(N/256))), in clusters of (2, 1, 1)
+// (cuLaunchKernelEx; any (2k, 1, 1) works: blocks 2p, 2p + 1 are cluster
+// ranks 2q, 2q + 1), block (192, 1, 1), dynamic shared memory 230400 bytes
+// (raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). Arguments:
+// pointers to three CUtensorMaps in global memory (the project's
+// !nvgpu.tensormap.descriptor ABI), all bf16, 128-byte swizzle, OOB fill
+// zero, from cuTensorMapEncodeTiled:
 //   A: dims {K, M}, strides {2K}, box {64, 128}
 //   B: dims {K, N}, strides {2K}, box {64, 128}
 //   C: dims {N, M}, strides {2N}, box {64, 32}
@@ -118,6 +120,7 @@ gpu.module @gemm_sm100 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
     %c4 = arith.constant 4 : index
     %c7 = arith.constant 7 : index
     %c8 = arith.constant 8 : index
@@ -417,15 +420,14 @@ gpu.module @gemm_sm100 {
                   %v1 = vector.shuffle %bf, %bf [8, 9, 10, 11, 12, 13, 14, 15] : vector<32xbf16>, vector<32xbf16>
                   %v2 = vector.shuffle %bf, %bf [16, 17, 18, 19, 20, 21, 22, 23] : vector<32xbf16>, vector<32xbf16>
                   %v3 = vector.shuffle %bf, %bf [24, 25, 26, 27, 28, 29, 30, 31] : vector<32xbf16>, vector<32xbf16>
-                  %j0 = arith.addi %h4, %c0 : index
+                  // Chunks 4h .. 4h + 3 of the row's 8 (16 bytes each).
                   %j1 = arith.addi %h4, %c1 : index
                   %j2 = arith.addi %h4, %c2 : index
-                  %j3 = arith.constant 3 : index
-                  %j3h = arith.addi %h4, %j3 : index
-                  %p0 = arith.xori %j0, %lane_mod8 : index
+                  %j3 = arith.addi %h4, %c3 : index
+                  %p0 = arith.xori %h4, %lane_mod8 : index
                   %p1 = arith.xori %j1, %lane_mod8 : index
                   %p2 = arith.xori %j2, %lane_mod8 : index
-                  %p3 = arith.xori %j3h, %lane_mod8 : index
+                  %p3 = arith.xori %j3, %lane_mod8 : index
                   %e0 = arith.muli %p0, %c8 : index
                   %e1 = arith.muli %p1, %c8 : index
                   %e2 = arith.muli %p2, %c8 : index

@@ -83,6 +83,8 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
 
   ConvertPipelineToNVGPUOptions pipelineOptions;
   pipelineOptions.chip = config.chip;
+  pipelineOptions.hangReport = config.hangReportCycles;
+  pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
   pm.addPass(createConvertPipelineToNVGPU(pipelineOptions));
 
   // The common part of upstream gpu-lower-to-nvvm-pipeline.
@@ -161,8 +163,11 @@ static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
   llvm::Expected<NVVMLoweringConfig> config =
       getNVVMLoweringConfig(options.chip, options.features, options.optLevel,
                             options.useBarePtrCallConv);
-  if (config)
+  if (config) {
     config->verifyProtocol = options.verifyProtocol;
+    config->hangReportCycles = options.hangReport;
+    config->hangKeepWaiting = options.hangKeepWaiting;
+  }
   return config;
 }
 

@@ -75,6 +75,27 @@ static cl::opt<std::string>
                       "else /usr/local/cuda)"),
              cl::init(""), cl::cat(category));
 
+// --hang-report or --hang-report=<cycles>: without a value, 2^31 cycles
+// (about a second at 2 GHz).
+static cl::opt<std::string> hangReport(
+    "hang-report", cl::ValueOptional,
+    cl::desc("every blocking wait reports where it waits (pipeline, role, "
+             "stage, parity, lap, CTA, warp) after this many clock cycles, "
+             "then traps; without a value 2147483648 (docs/debugging.md)"),
+    cl::value_desc("cycles"), cl::cat(category));
+
+static cl::opt<bool> hangKeepWaiting(
+    "hang-keep-waiting",
+    cl::desc("with --hang-report: keep waiting after the report"),
+    cl::init(false), cl::cat(category));
+
+static cl::opt<bool> verifyProtocol(
+    "verify-protocol",
+    cl::desc("check the barrier protocol before lowering "
+             "(pipeline-verify-protocol; =false only to compile a "
+             "deliberately broken kernel)"),
+    cl::init(true), cl::cat(category));
+
 static int fail(const Twine &message) {
   errs() << "pipeline-compile: error: " << message << "\n";
   return 1;
@@ -145,6 +166,19 @@ int main(int argc, char **argv) {
       chipName, features, optLevel, /*useBarePtrCallConv=*/true);
   if (!config)
     return fail(toString(config.takeError()));
+  config->verifyProtocol = verifyProtocol;
+  config->hangKeepWaiting = hangKeepWaiting;
+  if (hangReport.getNumOccurrences()) {
+    uint64_t cycles = uint64_t(1) << 31;
+    if (!hangReport.empty() &&
+        (StringRef(hangReport).getAsInteger(10, cycles) || cycles == 0))
+      return fail("expects --hang-report=<cycles> with a positive number of "
+                  "clock cycles, got '" +
+                  hangReport + "'");
+    config->hangReportCycles = cycles;
+  } else if (hangKeepWaiting) {
+    return fail("expects --hang-keep-waiting with --hang-report");
+  }
   Expected<std::string> ptxas = pmlir::cuda::findPtxasFor(
       cudaPath, *pmlir::cuda::lookupChip(config->chip), config->ptxVersion);
   if (!ptxas)

@@ -25,11 +25,25 @@ def ConvertPipelineToNVGPU : Pass<"convert-pipeline-to-nvgpu"> {
     `gpu.module`, else from the `chip` option. Ops the chip lacks
     (`commit_mma` needs tcgen05, sm_100a) are reported with the op and the
     chip. docs/lowering.md gives the PTX that each op becomes.
+
+    With `hang-report=N` every blocking wait keeps its fast path (one
+    successful try_wait) and gets a bounded slow path: after N clock cycles
+    one thread records the pipeline, role, stage, parity, lap, CTA and warp
+    it waits on in host-visible memory and the kernel traps
+    (docs/debugging.md). Without it the output is unchanged.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "target chip (e.g. sm_100a) for ops outside a gpu.module with an "
            "#nvvm.target">,
+    Option<"hangReport", "hang-report", "uint64_t", /*default=*/"0",
+           "0: off. Else every blocking wait reports where it waits (to "
+           "host-visible memory, decoded through the module's site table) "
+           "once it has waited this many clock cycles, then traps">,
+    Option<"hangKeepWaiting", "hang-keep-waiting", "bool",
+           /*default=*/"false",
+           "with hang-report: keep waiting after the report instead of "
+           "trapping">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -49,6 +49,16 @@ struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
                      "compile a deliberately broken kernel, e.g. to test a "
                      "hang)"),
       llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<uint64_t> hangReport{
+      *this, "hang-report",
+      llvm::cl::desc("0: off. Else every blocking wait reports where it waits "
+                     "after this many clock cycles, then traps "
+                     "(docs/debugging.md)"),
+      llvm::cl::init(0)};
+  mlir::detail::PassOptions::Option<bool> hangKeepWaiting{
+      *this, "hang-keep-waiting",
+      llvm::cl::desc("with hang-report: keep waiting after the report"),
+      llvm::cl::init(false)};
 };
 
 struct PipelineLowerToNVVMOptions
@@ -78,6 +88,9 @@ struct NVVMLoweringConfig {
   bool useBarePtrCallConv = true;
   /// Run pipeline-verify-protocol before lowering.
   bool verifyProtocol = true;
+  /// The hang report: 0 = off, else the cycles a wait may take.
+  uint64_t hangReportCycles = 0;
+  bool hangKeepWaiting = false;
 };
 
 /// Checks chip, features and opt level; resolves the default features.

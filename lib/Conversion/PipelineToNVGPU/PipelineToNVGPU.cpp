@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Regex.h"
 
 namespace pmlir {
@@ -105,6 +106,11 @@ struct Lowered {
   Value barriers;
   Value prodStage, prodPhase, consStage, consPhase;
   SmallVector<Value> payload;
+  /// The hang report, if on, and the op being lowered (its wait site).
+  const HangReport *hang = nullptr;
+  Operation *op = nullptr;
+
+  bool hangReportOn() const { return hang && hang->cycles; }
 
   Lowered(Type original, ValueRange values) {
     type = getBasePipelineType(original);
@@ -134,11 +140,17 @@ struct Lowered {
   }
 };
 
-/// Per-thread (stage, phase) of one role.
+/// Per-thread (stage, phase) of one role. With the hang report on, the
+/// stage register also counts the role's laps in its upper 16 bits (the
+/// stage is its low 16 bits); `lap` is then that count, else null.
 struct RoleState {
   Value stage; // i32
   Value phase; // i1
+  Value lap;   // i32, hang report only
 };
+
+/// The stage register's bits that hold the stage when it also holds the lap.
+static constexpr int64_t kLapShift = 16;
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -156,8 +168,16 @@ static Value constInt(OpBuilder &b, Location loc, int64_t v, unsigned width) {
 static RoleState loadRole(OpBuilder &b, Location loc, const Lowered &l,
                           Role role) {
   bool prod = role == Role::producer;
-  return {memref::LoadOp::create(b, loc, prod ? l.prodStage : l.consStage),
-          memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase)};
+  Value raw = memref::LoadOp::create(b, loc, prod ? l.prodStage : l.consStage);
+  Value phase =
+      memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
+  if (!l.hangReportOn())
+    return {raw, phase, Value()};
+  Value stage = arith::AndIOp::create(
+      b, loc, raw, constInt(b, loc, (int64_t(1) << kLapShift) - 1, 32));
+  Value lap =
+      arith::ShRUIOp::create(b, loc, raw, constInt(b, loc, kLapShift, 32));
+  return {stage, phase, lap};
 }
 
 static void storeRole(OpBuilder &b, Location loc, const Lowered &l, Role role,
@@ -169,7 +189,8 @@ static void storeRole(OpBuilder &b, Location loc, const Lowered &l, Role role,
                           prod ? l.prodPhase : l.consPhase);
 }
 
-/// stage += 1; if stage == S { stage = 0; phase ^= 1 }.
+/// stage += 1; if stage == S { stage = 0; phase ^= 1 } (and with the hang
+/// report, lap += 1).
 static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
   RoleState state = loadRole(b, loc, l, role);
   Value next =
@@ -179,7 +200,15 @@ static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
   Value stage =
       arith::SelectOp::create(b, loc, wrap, constInt(b, loc, 0, 32), next);
   Value phase = arith::XOrIOp::create(b, loc, state.phase, wrap);
-  storeRole(b, loc, l, role, {stage, phase});
+  if (state.lap) {
+    Value lap = arith::AddIOp::create(
+        b, loc, state.lap,
+        arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap));
+    Value high =
+        arith::ShLIOp::create(b, loc, lap, constInt(b, loc, kLapShift, 32));
+    stage = arith::OrIOp::create(b, loc, high, stage);
+  }
+  storeRole(b, loc, l, role, {stage, phase, Value()});
 }
 
 /// True when `role` steps when it acquires a stage rather than when it
@@ -243,8 +272,8 @@ static Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type,
 
 /// Blocking wait for the phase with parity `phase` of barrier `id`: a
 /// try_wait.parity loop with the suspend-time hint.
-static void waitParity(OpBuilder &b, Location loc, Value barriers, Value id,
-                       Value phase) {
+static void waitParityLoop(OpBuilder &b, Location loc, Value barriers, Value id,
+                           Value phase) {
   nvgpu::MBarrierTryWaitParityOp::create(
       b, loc, barriers, phase, constIndex(b, loc, kSuspendTimeHintNs), id);
 }
@@ -277,6 +306,162 @@ static void ifElected(OpBuilder &b, Location loc, Value elect,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   body();
+}
+
+//===----------------------------------------------------------------------===//
+// Hang report
+//===----------------------------------------------------------------------===//
+
+/// Words of the hang record (see HangReport).
+enum HangWord : int64_t {
+  kHangState = 0,
+  kHangSite,
+  kHangStage,
+  kHangParity,
+  kHangLap,
+  kHangCtaX,
+  kHangCtaY,
+  kHangCtaZ,
+  kHangWarp,
+  kHangLane,
+  kHangClusterRank,
+  kHangMagic,
+};
+static constexpr int64_t kHangMagicValue = 0x50484E47;
+
+/// Slow-path polling interval of a wait with the hang report, in ns: the
+/// try_wait suspends at most this long before the clock is checked again.
+static constexpr int64_t kHangPollNs = 1000000;
+
+/// The record write of a hung wait: the first thread to claim the record
+/// (compare-and-swap of word 0 from 0 to 1) fills it and publishes it
+/// (system-scope fence, then word 0 = 2). Does nothing without a buffer.
+static void writeHangRecord(OpBuilder &b, Location loc, unsigned site,
+                            const RoleState &state) {
+  MLIRContext *ctx = b.getContext();
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value bufferAddr =
+      LLVM::AddressOfOp::create(b, loc, globalPtr, kHangBufferSymbol);
+  Value buffer = LLVM::LoadOp::create(b, loc, i64, bufferAddr,
+                                      /*alignment=*/8, /*isVolatile=*/true);
+  Value hasBuffer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
+                            arith::ConstantIntOp::create(b, loc, 0, 64));
+  ifElected(b, loc, hasBuffer, [&] {
+    Value record = LLVM::IntToPtrOp::create(b, loc, genericPtr, buffer);
+    auto word = [&](int64_t index) -> Value {
+      return LLVM::GEPOp::create(b, loc, genericPtr, i32, record,
+                                 ArrayRef<LLVM::GEPArg>{int32_t(index)});
+    };
+    Value claim = LLVM::AtomicCmpXchgOp::create(
+        b, loc, word(kHangState), constInt(b, loc, 0, 32),
+        constInt(b, loc, 1, 32), LLVM::AtomicOrdering::acq_rel,
+        LLVM::AtomicOrdering::monotonic);
+    Value claimed =
+        LLVM::ExtractValueOp::create(b, loc, claim, ArrayRef<int64_t>{1});
+    ifElected(b, loc, claimed, [&] {
+      auto store = [&](int64_t index, Value v) {
+        if (v.getType() != i32)
+          v = v.getType().isInteger(1)
+                  ? arith::ExtUIOp::create(b, loc, i32, v).getResult()
+                  : arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
+        LLVM::StoreOp::create(b, loc, v, word(index), /*alignment=*/4,
+                              /*isVolatile=*/true);
+      };
+      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+      Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+      Value bx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+      Value by = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
+      Value linear = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc,
+              arith::AddIOp::create(b, loc,
+                                    arith::MulIOp::create(b, loc, tz, by), ty),
+              bx),
+          tid);
+      store(kHangSite, constInt(b, loc, site, 32));
+      store(kHangStage, state.stage);
+      store(kHangParity, state.phase);
+      store(kHangLap, state.lap);
+      store(kHangCtaX, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+      store(kHangCtaY, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+      store(kHangCtaZ, gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+      store(kHangWarp,
+            arith::DivUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
+      store(kHangLane,
+            arith::RemUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
+      store(kHangClusterRank, NVVM::ClusterId::create(b, loc, i32));
+      store(kHangMagic, constInt(b, loc, kHangMagicValue, 32));
+      NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
+      store(kHangState, constInt(b, loc, 2, 32));
+    });
+  });
+}
+
+/// A wait with the hang report: one non-blocking try_wait (the fast path);
+/// if it fails, try_wait with a short suspend until the phase completes,
+/// and once `cycles` clock cycles have passed, report (once) and trap
+/// unless `keepWaiting`.
+static void waitWithHangReport(OpBuilder &b, Location loc, const Lowered &l,
+                               unsigned site, Value id,
+                               const RoleState &state) {
+  Value pointer = barrierPointer(b, loc, l.barriers, id);
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), state.phase).getResult();
+  Value first = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer,
+                                                parity, /*ticks=*/Value());
+  Value notYet = arith::XOrIOp::create(b, loc, first, constInt(b, loc, 1, 1));
+  ifElected(b, loc, notYet, [&] {
+    Type i64 = b.getI64Type();
+    Value start = NVVM::Clock64Op::create(b, loc, i64);
+    Value poll = constInt(b, loc, kHangPollNs, 32);
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{b.getI1Type()}, ValueRange{constInt(b, loc, 0, 1)},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value ready = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(),
+                                                        pointer, parity, poll);
+          Value waiting =
+              arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+          scf::ConditionOp::create(b, loc, waiting, args);
+        },
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value reported = args.front();
+          Value now = NVVM::Clock64Op::create(b, loc, i64);
+          Value elapsed = arith::SubIOp::create(b, loc, now, start);
+          Value expired =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, elapsed,
+                                    arith::ConstantIntOp::create(
+                                        b, loc, int64_t(l.hang->cycles), 64));
+          Value fresh = arith::AndIOp::create(
+              b, loc, expired,
+              arith::XOrIOp::create(b, loc, reported, constInt(b, loc, 1, 1)));
+          ifElected(b, loc, fresh, [&] {
+            writeHangRecord(b, loc, site, state);
+            if (!l.hang->keepWaiting)
+              LLVM::Trap::create(b, loc);
+          });
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{arith::OrIOp::create(b, loc, reported, expired)});
+        });
+    (void)loop;
+  });
+}
+
+/// The blocking wait of `role` on barrier `id` with the parity of `state`:
+/// the try_wait loop, or with the hang report its bounded form.
+static void waitParity(OpBuilder &b, Location loc, const Lowered &l, Role role,
+                       Value id, const RoleState &state) {
+  if (l.hangReportOn()) {
+    auto it = l.hang->siteIds.find(l.op);
+    if (it != l.hang->siteIds.end())
+      return waitWithHangReport(b, loc, l, it->second, id, state);
+  }
+  waitParityLoop(b, loc, l.barriers, id, state.phase);
 }
 
 /// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
@@ -398,7 +583,7 @@ static RoleState waitCurrent(OpBuilder &b, Location loc, const Lowered &l,
   RoleState state = loadRole(b, loc, l, role);
   Value id =
       waitBarrierId(b, loc, l.type, role, toIndex(b, loc, state.stage), sub);
-  waitParity(b, loc, l.barriers, id, state.phase);
+  waitParity(b, loc, l, role, id, state);
   return state;
 }
 
@@ -414,7 +599,7 @@ static Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value id = waitBarrierId(b, loc, l.type, role, stage, sub);
-    waitParity(b, loc, l.barriers, id, state.phase);
+    waitParity(b, loc, l, role, id, state);
   }
   return stage;
 }
@@ -457,8 +642,11 @@ using HasRoleOperand = decltype(std::declval<OpTy>().getRole());
 /// matchAndRewrite builds the Lowered view of that operand and hands it to
 /// `rewrite`, which holds what is specific to the op.
 template <typename OpTy> struct PipelineOpLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  PipelineOpLowering(const TypeConverter &typeConverter, MLIRContext *ctx,
+                     const HangReport *hang = nullptr)
+      : OpConversionPattern<OpTy>(typeConverter, ctx), hang(hang) {}
 
   /// Rewrites `op`, whose pipeline, role or stage operand lowers to `l`.
   virtual LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor,
@@ -468,10 +656,15 @@ template <typename OpTy> struct PipelineOpLowering : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    return rewrite(op, adaptor, lower(op, adaptor), rewriter);
+    Lowered l = lower(op, adaptor);
+    l.hang = hang;
+    l.op = op;
+    return rewrite(op, adaptor, l, rewriter);
   }
 
 private:
+  const HangReport *hang;
+
   static Lowered lower(OpTy op, OneToNOpAdaptor adaptor) {
     if constexpr (llvm::is_detected<HasPipelineOperand, OpTy>::value)
       return Lowered(op.getPipeline().getType(), adaptor.getPipeline());
@@ -741,9 +934,9 @@ struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
                        [&](OpBuilder &b, Location loc, Value, ValueRange) {
                          RoleState state = loadRole(b, loc, l, Role::producer);
                          Value stage = toIndex(b, loc, state.stage);
-                         waitParity(b, loc, l.barriers,
+                         waitParity(b, loc, l, Role::producer,
                                     emptyBarrierId(b, loc, l.type, stage, 0),
-                                    state.phase);
+                                    state);
                          stepRole(b, loc, l, Role::producer);
                          scf::YieldOp::create(b, loc);
                        });
@@ -1124,55 +1317,154 @@ using ReleaseMmaOpLowering = MmaCommitOpLowering<ReleaseMmaOp, kConsumer>;
 } // namespace
 
 void pmlir::populatePipelineToNVGPUConversionPatterns(
-    const TypeConverter &typeConverter, RewritePatternSet &patterns) {
-  patterns.add<
-      // Setup.
-      CreateOpLowering,            // pipeline.create
-      SmemBytesOpLowering,         // pipeline.smem_bytes
-      InitMbarsOpLowering,         // pipeline.init_mbars
-      InputTilePipelineOpLowering, // pipeline.input_tile_pipeline
-      RoleOpLowering,              // pipeline.role
-      // Direct API.
-      WaitProducerOpLowering,          // pipeline.wait_producer
-      WaitConsumerOpLowering,          // pipeline.wait_consumer
-      TryWaitProducerOpLowering,       // pipeline.try_wait_producer
-      TryWaitConsumerOpLowering,       // pipeline.try_wait_consumer
-      TryAcquireProducerOpLowering,    // pipeline.try_acquire_producer
-      TryAcquireConsumerOpLowering,    // pipeline.try_acquire_consumer
-      WaitProducerIfNeededOpLowering,  // pipeline.wait_producer_if_needed
-      WaitConsumerIfNeededOpLowering,  // pipeline.wait_consumer_if_needed
-      ProducerStepOpLowering,          // pipeline.producer_step
-      ConsumerStepOpLowering,          // pipeline.consumer_step
-      ProducerSignalAndStepOpLowering, // pipeline.producer_signal_and_step
-      ConsumerSignalAndStepOpLowering, // pipeline.consumer_signal_and_step
-      DrainProducerOpLowering,         // pipeline.drain_producer
-      ProducerMbarOpLowering,          // pipeline.producer_mbar
-      ConsumerMbarOpLowering,          // pipeline.consumer_mbar
-      ProducerStageOpLowering,         // pipeline.producer_stage
-      ConsumerStageOpLowering,         // pipeline.consumer_stage
-      // Stage handles.
-      AcquireProducerOpLowering,      // pipeline.acquire_producer
-      AcquireConsumerOpLowering,      // pipeline.acquire_consumer
-      IndexOpLowering,                // pipeline.index
-      MbarOpLowering,                 // pipeline.mbar
-      ArriveOpLowering,               // pipeline.arrive
-      ExpectTxOpLowering,             // pipeline.expect_tx
-      PayloadOpLowering,              // pipeline.payload
-      ReleaseOpLowering,              // pipeline.release
-      ReleaseWithoutSignalOpLowering, // pipeline.release_without_signal
-      // Scoped forms; each also lowers its pipeline.yield.
-      ProduceOpLowering,         // pipeline.produce
-      ConsumeOpLowering,         // pipeline.consume
-      ConsumeExplicitOpLowering, // pipeline.consume_explicit
-      // Role pipeline.
-      AcquireOpLowering,       // pipeline.acquire
-      WaitOpLowering,          // pipeline.wait
-      CommitOpLowering,        // pipeline.commit
-      CommitMmaOpLowering,     // pipeline.commit_mma
-      ReleaseMmaOpLowering,    // pipeline.release_mma
-      ReleaseNoStepOpLowering, // pipeline.release_no_step
-      StepOpLowering           // pipeline.step
-      >(typeConverter, patterns.getContext());
+    const TypeConverter &typeConverter, RewritePatternSet &patterns,
+    const HangReport *hangReport) {
+  // Setup.
+  patterns.add<CreateOpLowering,            // pipeline.create
+               SmemBytesOpLowering,         // pipeline.smem_bytes
+               InputTilePipelineOpLowering, // pipeline.input_tile_pipeline
+               RoleOpLowering               // pipeline.role
+               >(typeConverter, patterns.getContext());
+  // The ops that read a pipeline, role or stage (PipelineOpLowering).
+  patterns
+      .add<InitMbarsOpLowering, // pipeline.init_mbars
+           // Direct API.
+           WaitProducerOpLowering,          // pipeline.wait_producer
+           WaitConsumerOpLowering,          // pipeline.wait_consumer
+           TryWaitProducerOpLowering,       // pipeline.try_wait_producer
+           TryWaitConsumerOpLowering,       // pipeline.try_wait_consumer
+           TryAcquireProducerOpLowering,    // pipeline.try_acquire_producer
+           TryAcquireConsumerOpLowering,    // pipeline.try_acquire_consumer
+           WaitProducerIfNeededOpLowering,  // pipeline.wait_producer_if_needed
+           WaitConsumerIfNeededOpLowering,  // pipeline.wait_consumer_if_needed
+           ProducerStepOpLowering,          // pipeline.producer_step
+           ConsumerStepOpLowering,          // pipeline.consumer_step
+           ProducerSignalAndStepOpLowering, // pipeline.producer_signal_and_step
+           ConsumerSignalAndStepOpLowering, // pipeline.consumer_signal_and_step
+           DrainProducerOpLowering,         // pipeline.drain_producer
+           ProducerMbarOpLowering,          // pipeline.producer_mbar
+           ConsumerMbarOpLowering,          // pipeline.consumer_mbar
+           ProducerStageOpLowering,         // pipeline.producer_stage
+           ConsumerStageOpLowering,         // pipeline.consumer_stage
+           // Stage handles.
+           AcquireProducerOpLowering,      // pipeline.acquire_producer
+           AcquireConsumerOpLowering,      // pipeline.acquire_consumer
+           IndexOpLowering,                // pipeline.index
+           MbarOpLowering,                 // pipeline.mbar
+           ArriveOpLowering,               // pipeline.arrive
+           ExpectTxOpLowering,             // pipeline.expect_tx
+           PayloadOpLowering,              // pipeline.payload
+           ReleaseOpLowering,              // pipeline.release
+           ReleaseWithoutSignalOpLowering, // pipeline.release_without_signal
+           // Scoped forms; each also lowers its pipeline.yield.
+           ProduceOpLowering,         // pipeline.produce
+           ConsumeOpLowering,         // pipeline.consume
+           ConsumeExplicitOpLowering, // pipeline.consume_explicit
+           // Role pipeline.
+           AcquireOpLowering,       // pipeline.acquire
+           WaitOpLowering,          // pipeline.wait
+           CommitOpLowering,        // pipeline.commit
+           CommitMmaOpLowering,     // pipeline.commit_mma
+           ReleaseMmaOpLowering,    // pipeline.release_mma
+           ReleaseNoStepOpLowering, // pipeline.release_no_step
+           StepOpLowering           // pipeline.step
+           >(typeConverter, patterns.getContext(), hangReport);
+}
+
+//===----------------------------------------------------------------------===//
+// Hang report sites
+//===----------------------------------------------------------------------===//
+
+/// The ops whose lowering blocks on a barrier, with the role that waits.
+static std::optional<Role> waitingRole(Operation *op) {
+  if (isa<WaitConsumerOp, WaitConsumerIfNeededOp, ProducerSignalAndStepOp,
+          DrainProducerOp, AcquireProducerOp, ProduceOp, AcquireOp>(op))
+    return Role::producer;
+  if (isa<WaitProducerOp, WaitProducerIfNeededOp, ConsumerSignalAndStepOp,
+          AcquireConsumerOp, ConsumeOp, ConsumeExplicitOp, WaitOp>(op))
+    return Role::consumer;
+  return std::nullopt;
+}
+
+/// The pipeline.create under a pipeline, tile pipeline or role value, if
+/// the value comes from one through views.
+static CreateOp findCreate(Value value) {
+  while (value) {
+    Operation *def = value.getDefiningOp();
+    if (auto create = dyn_cast_or_null<CreateOp>(def))
+      return create;
+    if (!isa_and_present<InputTilePipelineOp, RoleOp>(def))
+      return nullptr;
+    value = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// `file:line:col` of a location, or its printed form.
+static std::string describeLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return describeLocation(name.getChildLoc());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (isa<FileLineColLoc>(inner))
+        return describeLocation(inner);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+void pmlir::prepareHangReport(Operation *root, HangReport &report) {
+  // The sites of each symbol table (gpu.module, or the module of host-less
+  // tests), in program order.
+  llvm::MapVector<Operation *, std::string> tables;
+  unsigned nextSite = 0;
+  root->walk([&](Operation *op) {
+    std::optional<Role> role = waitingRole(op);
+    if (!role)
+      return;
+    Operation *symbolTable = SymbolTable::getNearestSymbolTable(op);
+    if (!symbolTable)
+      return;
+    CreateOp create = findCreate(op->getOperand(0));
+    std::string name = "(unknown)";
+    if (create) {
+      if (auto attr = create->getAttrOfType<StringAttr>("name"))
+        name = attr.getValue().str();
+      else
+        name = "pipeline at " + describeLocation(create.getLoc());
+    }
+    unsigned site = nextSite++;
+    report.siteIds[op] = site;
+    std::string &table = tables[symbolTable];
+    table += (Twine(site) + "|" + name + "|" + describeLocation(op->getLoc()) +
+              "|" + stringifyRole(*role) + "\n")
+                 .str();
+  });
+  for (auto &[symbolTable, table] : tables) {
+    OpBuilder b(symbolTable->getContext());
+    Block &body = symbolTable->getRegion(0).front();
+    b.setInsertionPointToStart(&body);
+    Location loc = symbolTable->getLoc();
+    SymbolTable symbols(symbolTable);
+    if (!symbols.lookup(kHangBufferSymbol))
+      LLVM::GlobalOp::create(b, loc, b.getI64Type(), /*isConstant=*/false,
+                             LLVM::Linkage::External, kHangBufferSymbol,
+                             b.getI64IntegerAttr(0), /*alignment=*/8,
+                             /*addrSpace=*/1);
+    if (!symbols.lookup(kHangSitesSymbol)) {
+      std::string text = table + '\0';
+      auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+      LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                             LLVM::Linkage::External, kHangSitesSymbol,
+                             b.getStringAttr(text), /*alignment=*/1,
+                             /*addrSpace=*/1);
+    }
+  }
 }
 
 void pmlir::configurePipelineToNVGPUConversionTarget(
@@ -1482,10 +1774,15 @@ struct ConvertPipelineToNVGPUPass
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
+    HangReport report;
+    report.cycles = hangReport;
+    report.keepWaiting = hangKeepWaiting;
+    if (report.cycles)
+      prepareHangReport(root, report);
     PipelineToNVGPUTypeConverter typeConverter;
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);
-    populatePipelineToNVGPUConversionPatterns(typeConverter, patterns);
+    populatePipelineToNVGPUConversionPatterns(typeConverter, patterns, &report);
     configurePipelineToNVGPUConversionTarget(target, typeConverter, patterns);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       signalPassFailure();

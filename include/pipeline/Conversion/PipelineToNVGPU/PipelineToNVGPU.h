@@ -12,8 +12,46 @@
 #define PIPELINE_CONVERSION_PIPELINETONVGPU_PIPELINETONVGPU_H
 
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <string>
 
 namespace pmlir {
+
+/// The hang report (off by default): every blocking wait keeps its fast path
+/// (one try_wait that succeeds) and gets a bounded slow path. When a wait has
+/// not completed after `cycles` clock cycles, the first thread of the grid
+/// to notice writes a record of where it waits to the host-visible memory
+/// whose address the host stored in the kernel module's global
+/// `__pipeline_hang_buffer` (a u64; 0 = no buffer), then traps, or with
+/// `keepWaiting` waits on. The record is 16 u32 words:
+///
+///   [0] state: 0 empty, 1 being written, 2 complete
+///   [1] site   [2] stage   [3] parity   [4] lap (completed laps of the role)
+///   [5..7] CTA id x, y, z   [8] warp (linear thread id / 32)   [9] lane
+///   [10] cluster rank       [11] magic 0x50484E47 ("PHNG")
+///
+/// The sites are decoded through the table the lowering emits as the
+/// null-terminated global `__pipeline_hang_sites` of the module: one line
+/// per site, `id|pipeline name|location of the wait|role`. The pipeline's
+/// name is its `pipeline.create`'s `name` attribute, else its location.
+struct HangReport {
+  /// 0: off (the lowering is unchanged).
+  uint64_t cycles = 0;
+  bool keepWaiting = false;
+  /// Filled by prepareHangReport: the site id of each waiting op.
+  llvm::DenseMap<mlir::Operation *, unsigned> siteIds;
+};
+
+/// Gives every op under `root` whose lowering blocks on a barrier a site
+/// id, and adds `__pipeline_hang_buffer` and `__pipeline_hang_sites` to the
+/// symbol table (gpu.module or module) of each function that has such ops.
+void prepareHangReport(mlir::Operation *root, HangReport &report);
+
+/// The names of the globals of the hang report.
+inline constexpr const char *kHangBufferSymbol = "__pipeline_hang_buffer";
+inline constexpr const char *kHangSitesSymbol = "__pipeline_hang_sites";
 
 /// Converts every pipeline-dialect type to the values that carry it after
 /// lowering (1:N). For a pipeline created by `pipeline.create`:
@@ -55,9 +93,12 @@ checkPipelineToNVGPUPreconditions(mlir::Operation *root,
 
 /// Adds one conversion pattern per `pipeline` op (the region terminator
 /// `pipeline.yield` is lowered with its region op).
+///
+/// With `hangReport` (prepared by prepareHangReport, and outliving the
+/// conversion), blocking waits get the hang report's slow path.
 void populatePipelineToNVGPUConversionPatterns(
-    const mlir::TypeConverter &typeConverter,
-    mlir::RewritePatternSet &patterns);
+    const mlir::TypeConverter &typeConverter, mlir::RewritePatternSet &patterns,
+    const HangReport *hangReport = nullptr);
 
 /// Marks the `pipeline` dialect illegal and what the patterns produce legal;
 /// adds the structural scf/cf patterns that carry pipeline values through

@@ -23,6 +23,9 @@ struct State {
   int ccMajor = 0;
   int ccMinor = 0;
   std::string name;
+  // The hang report of the last module loaded with one (see pmrt.h).
+  volatile uint32_t *hangRecord = nullptr;
+  std::string hangSites;
 };
 State &state() {
   static State s;
@@ -103,7 +106,80 @@ CUmodule loadModule(const std::string &path) {
     std::printf("ERROR: loading '%s' failed\n", path.c_str());
     reportDriverError(r, "cuModuleLoadData", __FILE__, __LINE__);
   }
+  installHangReport(module);
   return module;
+}
+
+void installHangReport(CUmodule module) {
+  CUdeviceptr bufferVar = 0, sitesVar = 0;
+  size_t bufferBytes = 0, sitesBytes = 0;
+  if (cuModuleGetGlobal(&bufferVar, &bufferBytes, module,
+                        "__pipeline_hang_buffer") != CUDA_SUCCESS ||
+      cuModuleGetGlobal(&sitesVar, &sitesBytes, module,
+                        "__pipeline_hang_sites") != CUDA_SUCCESS)
+    return; // compiled without the hang report
+  State &s = state();
+  if (!s.hangRecord) {
+    // Mapped pinned memory: the kernel writes it, the host reads it while
+    // the kernel still runs.
+    void *host = nullptr;
+    PMRT_CHECK(cuMemHostAlloc(
+        &host, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+    std::memset(host, 0, 64);
+    s.hangRecord = static_cast<volatile uint32_t *>(host);
+  }
+  CUdeviceptr device = 0;
+  PMRT_CHECK(cuMemHostGetDevicePointer(
+      &device, const_cast<uint32_t *>(s.hangRecord), 0));
+  uint64_t address = device;
+  PMRT_CHECK(cuMemcpyHtoD(bufferVar, &address, sizeof(address)));
+  std::vector<char> sites(sitesBytes);
+  PMRT_CHECK(cuMemcpyDtoH(sites.data(), sitesVar, sitesBytes));
+  s.hangSites.assign(sites.data(), strnlen(sites.data(), sites.size()));
+  PMRT_CHECK(cuCtxSynchronize());
+}
+
+std::string hangReport() {
+  State &s = state();
+  if (!s.hangRecord || s.hangRecord[0] != 2)
+    return "";
+  uint32_t word[16];
+  for (int i = 0; i < 16; ++i)
+    word[i] = s.hangRecord[i];
+  if (word[11] != 0x50484E47)
+    return "hang: a record without the hang report's magic number";
+  // The site's line of the table: id|pipeline|location|role.
+  std::string pipeline = "?", where = "?", role = "?";
+  size_t pos = 0;
+  while (pos < s.hangSites.size()) {
+    size_t end = s.hangSites.find('\n', pos);
+    if (end == std::string::npos)
+      end = s.hangSites.size();
+    std::string line = s.hangSites.substr(pos, end - pos);
+    pos = end + 1;
+    size_t a = line.find('|'), b = line.find('|', a + 1),
+           c = line.find('|', b + 1);
+    if (a == std::string::npos || b == std::string::npos ||
+        c == std::string::npos || line.substr(0, a) != std::to_string(word[1]))
+      continue;
+    pipeline = line.substr(a + 1, b - a - 1);
+    where = line.substr(b + 1, c - b - 1);
+    role = line.substr(c + 1);
+  }
+  char text[512];
+  std::snprintf(text, sizeof(text),
+                "hang: pipeline \"%s\" (%s), %s waits for stage %u parity %u, "
+                "lap %u, CTA (%u,%u,%u) warp %u lane %u (cluster rank %u)",
+                pipeline.c_str(), where.c_str(), role.c_str(), word[2], word[3],
+                word[4], word[5], word[6], word[7], word[8], word[9], word[10]);
+  return text;
+}
+
+void resetHangReport() {
+  State &s = state();
+  if (s.hangRecord)
+    for (int i = 0; i < 16; ++i)
+      s.hangRecord[i] = 0;
 }
 
 CUfunction getKernel(CUmodule module, const char *name) {
@@ -240,6 +316,15 @@ void waitWithWatchdog(const char *test) {
     CUresult r = cuStreamQuery(state().stream);
     if (r == CUDA_SUCCESS)
       return;
+    std::string hang = hangReport();
+    if (!hang.empty()) {
+      // The kernel named where it waits: say so, then end as a hang (the
+      // kernel traps, or keeps waiting with hang-keep-waiting).
+      std::printf("%s\nHANG: hang in test %s (reported by the kernel)\n",
+                  hang.c_str(), test);
+      std::fflush(stdout);
+      std::_Exit(3);
+    }
     if (r != CUDA_ERROR_NOT_READY) {
       std::printf("ERROR: kernel of test %s failed\n", test);
       reportDriverError(r, "cuStreamQuery", __FILE__, __LINE__);

@@ -55,6 +55,20 @@ CUmodule loadModule(const std::string &path);
 /// The kernel `name` of `module`; exits(2) when it is missing.
 CUfunction getKernel(CUmodule module, const char *name);
 
+/// The hang report (pipeline-compile --hang-report): if `module` has the
+/// report's globals, point its `__pipeline_hang_buffer` at mapped host
+/// memory and read its site table. loadModule calls it. While a kernel
+/// runs, waitWithWatchdog polls the record and, once a kernel wrote one,
+/// prints the decoded report and ends the program as a hang (status 3).
+void installHangReport(CUmodule module);
+
+/// The decoded report ("hang: pipeline ... waits for stage ..."), or "" when
+/// no kernel wrote one.
+std::string hangReport();
+
+/// Clears the record, e.g. between two launches of a test program.
+void resetHangReport();
+
 /// Where the test binary lives: cubins are looked up next to it.
 std::string selfDir();
 
