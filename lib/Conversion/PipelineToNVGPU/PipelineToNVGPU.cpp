@@ -1322,14 +1322,14 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
   // Setup.
   patterns.add<CreateOpLowering,            // pipeline.create
                SmemBytesOpLowering,         // pipeline.smem_bytes
+               InitMbarsOpLowering,         // pipeline.init_mbars
                InputTilePipelineOpLowering, // pipeline.input_tile_pipeline
                RoleOpLowering               // pipeline.role
                >(typeConverter, patterns.getContext());
-  // The ops that read a pipeline, role or stage (PipelineOpLowering).
+  // The ops that wait (and the others that read a pipeline, role or stage)
+  // get the hang report. Direct API first.
   patterns
-      .add<InitMbarsOpLowering, // pipeline.init_mbars
-           // Direct API.
-           WaitProducerOpLowering,          // pipeline.wait_producer
+      .add<WaitProducerOpLowering,          // pipeline.wait_producer
            WaitConsumerOpLowering,          // pipeline.wait_consumer
            TryWaitProducerOpLowering,       // pipeline.try_wait_producer
            TryWaitConsumerOpLowering,       // pipeline.try_wait_consumer
