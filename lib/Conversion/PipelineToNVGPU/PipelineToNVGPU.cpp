@@ -336,8 +336,11 @@ static constexpr int64_t kHangPollNs = 1000000;
 /// The record write of a hung wait: the first thread to claim the record
 /// (compare-and-swap of word 0 from 0 to 1) fills it and publishes it
 /// (system-scope fence, then word 0 = 2). Does nothing without a buffer.
-static void writeHangRecord(OpBuilder &b, Location loc, unsigned site,
-                            const RoleState &state) {
+/// Returns true in the thread that wrote the record, and in every thread
+/// when there is no buffer: the threads that may end the kernel without
+/// losing a record another thread is still writing.
+static Value writeHangRecord(OpBuilder &b, Location loc, unsigned site,
+                             const RoleState &state) {
   MLIRContext *ctx = b.getContext();
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   auto genericPtr = LLVM::LLVMPointerType::get(ctx);
@@ -349,7 +352,13 @@ static void writeHangRecord(OpBuilder &b, Location loc, unsigned site,
   Value hasBuffer =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
                             arith::ConstantIntOp::create(b, loc, 0, 64));
-  ifElected(b, loc, hasBuffer, [&] {
+  auto ifBuffer = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
+                                    hasBuffer, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifBuffer.getElseRegion().front());
+    scf::YieldOp::create(b, loc, ValueRange{constInt(b, loc, 1, 1)});
+    b.setInsertionPointToStart(&ifBuffer.getThenRegion().front());
     Value record = LLVM::IntToPtrOp::create(b, loc, genericPtr, buffer);
     auto word = [&](int64_t index) -> Value {
       return LLVM::GEPOp::create(b, loc, genericPtr, i32, record,
@@ -399,21 +408,27 @@ static void writeHangRecord(OpBuilder &b, Location loc, unsigned site,
       NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
       store(kHangState, constInt(b, loc, 2, 32));
     });
-  });
+    scf::YieldOp::create(b, loc, ValueRange{claimed});
+  }
+  return ifBuffer.getResult(0);
 }
 
-/// A wait with the hang report: one non-blocking try_wait (the fast path);
-/// if it fails, try_wait with a short suspend until the phase completes,
-/// and once `cycles` clock cycles have passed, report (once) and trap
-/// unless `keepWaiting`.
+/// A wait with the hang report: the fast path is the first iteration of the
+/// usual wait loop (one try_wait with the suspend-time hint, which returns
+/// as soon as the phase completes); if it times out, try_wait with a short
+/// suspend until the phase completes, and once `cycles` clock cycles have
+/// passed, report (once); the thread that wrote the report traps unless
+/// `keepWaiting` (the others wait on, so that no trap ends the kernel
+/// before the record is complete).
 static void waitWithHangReport(OpBuilder &b, Location loc, const Lowered &l,
                                unsigned site, Value id,
                                const RoleState &state) {
   Value pointer = barrierPointer(b, loc, l.barriers, id);
   Value parity =
       arith::ExtUIOp::create(b, loc, b.getI32Type(), state.phase).getResult();
-  Value first = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer,
-                                                parity, /*ticks=*/Value());
+  Value first = NVVM::MBarrierTryWaitOp::create(
+      b, loc, b.getI1Type(), pointer, parity,
+      constInt(b, loc, kSuspendTimeHintNs, 32));
   Value notYet = arith::XOrIOp::create(b, loc, first, constInt(b, loc, 1, 1));
   ifElected(b, loc, notYet, [&] {
     Type i64 = b.getI64Type();
@@ -440,9 +455,9 @@ static void waitWithHangReport(OpBuilder &b, Location loc, const Lowered &l,
               b, loc, expired,
               arith::XOrIOp::create(b, loc, reported, constInt(b, loc, 1, 1)));
           ifElected(b, loc, fresh, [&] {
-            writeHangRecord(b, loc, site, state);
+            Value wrote = writeHangRecord(b, loc, site, state);
             if (!l.hang->keepWaiting)
-              LLVM::Trap::create(b, loc);
+              ifElected(b, loc, wrote, [&] { LLVM::Trap::create(b, loc); });
           });
           scf::YieldOp::create(
               b, loc,

@@ -26,7 +26,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     // CHECK-NEXT: %[[STAGE:.*]] = arith.andi %[[RAW]], %[[MASK]]
     // CHECK-NEXT: %[[SIXTEEN:.*]] = arith.constant 16 : i32
     // CHECK-NEXT: %[[LAP:.*]] = arith.shrui %[[RAW]], %[[SIXTEEN]]
-    // CHECK:      nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
+    // CHECK:      nvvm.mbarrier.try_wait %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32 -> i1
     // CHECK:      nvvm.read.ptx.sreg.clock64
     // CHECK:      scf.while
     // CHECK:      llvm.cmpxchg

@@ -6,12 +6,14 @@
 // RUN: pipeline-compile %examples/warp_specialized.mlir --chip=sm_90a --cuda-path=%cuda_path -o %t.off
 // RUN: diff %S/Inputs/warp_specialized.sm_90a.ptx %t.off.ptx
 //
-// With --hang-report=N every blocking wait keeps its fast path, a single
-// try_wait without a suspend limit, and gets a slow path that polls with a
-// 1 ms limit, reads %clock64, and after N cycles claims the record with a
-// system-scope compare-and-swap, fills it, fences at system scope, marks it
-// complete and traps. The module carries the buffer pointer and the site
-// table (site|pipeline|location|role).
+// With --hang-report=N every blocking wait keeps its fast path, the first
+// iteration of the usual wait loop (try_wait with the 10 ms suspend hint,
+// which returns as soon as the phase completes), and gets a slow path that
+// polls with a 1 ms limit, reads %clock64, and after N cycles claims the
+// record with a system-scope compare-and-swap, fills it, fences at system
+// scope, marks it complete and traps (only the thread that wrote it, or any
+// thread when the host gave no buffer). The module carries the buffer
+// pointer and the site table (site|pipeline|location|role).
 // RUN: pipeline-compile %examples/warp_specialized.mlir --chip=sm_90a --cuda-path=%cuda_path --hang-report=5000 -o %t.on
 // RUN: FileCheck %s --input-file=%t.on.ptx
 // RUN: test -s %t.on.cubin
@@ -24,15 +26,20 @@
 
 // CHECK:     .visible .global .align 8 .u64 __pipeline_hang_buffer;
 // CHECK:     .visible .global .align 1 .b8 __pipeline_hang_sites[
-// The fast path: one try_wait without a time limit, on the stage's barrier.
-// CHECK:     mbarrier.try_wait.parity.shared.b64 [[FAST:%p[0-9]+]], [[[BAR:%rd[0-9]+]]{{.*}}], [[PAR:%r[0-9]+]];
+// The fast path: one try_wait with the suspend hint; done when it succeeds.
+// CHECK:     mov.b32 [[HINT:%r[0-9]+]], 10000000;
+// CHECK-NEXT: mbarrier.try_wait.parity.shared.b64 [[FAST:%p[0-9]+]], [{{%rd[0-9]+}}{{.*}}], [[PAR:%r[0-9]+]], [[HINT]];
+// CHECK-NEXT: @[[FAST]] bra
 // CHECK:     mov.u64 [[T0:%rd[0-9]+]], %clock64;
 // The slow path: the same barrier and parity, 1000000 ns suspend limit.
 // CHECK:     mov.b32 [[POLL:%r[0-9]+]], 1000000;
 // CHECK:     mbarrier.try_wait.parity.shared.b64 {{%p[0-9]+}}, [{{%rd[0-9]+}}{{.*}}], [[PAR]], [[POLL]];
 // CHECK:     mov.u64 {{%rd[0-9]+}}, %clock64;
 // CHECK:     ld.volatile.global.b64 [[REC:%rd[0-9]+]], [__pipeline_hang_buffer];
-// CHECK:     atom.acq_rel.sys.cas.b32 {{%r[0-9]+}}, [[[REC]]], 0, 1;
+// CHECK:     atom.acq_rel.sys.cas.b32 [[OLD:%r[0-9]+]], [[[REC]]], 0, 1;
+// A thread that lost the claim waits on instead of trapping.
+// CHECK-NEXT: setp.ne.b32 [[LOST:%p[0-9]+]], [[OLD]], 0;
+// CHECK-NEXT: @[[LOST]] bra
 // CHECK:     st.volatile.b32 [[[REC]]+44], 1346915911;
 // CHECK-NEXT: membar.sys;
 // CHECK-NEXT: st.volatile.b32 [[[REC]]], 2;

@@ -85,6 +85,21 @@ void expectTxShort(const std::string &cubin) {
   launchOne(cubin, "expect_tx_short", args, 2 * 16 * 32 * 4);
 }
 
+/// The report's line of a child's output, else its last line.
+std::string reportLine(const std::string &out) {
+  size_t at = out.find("hang: pipeline");
+  if (at == std::string::npos) {
+    size_t end = out.find_last_not_of('\n');
+    size_t begin = out.rfind('\n', end);
+    return end == std::string::npos
+               ? ""
+               : out.substr(begin == std::string::npos ? 0 : begin + 1,
+                            end - (begin == std::string::npos ? 0 : begin + 1) +
+                                1);
+  }
+  return out.substr(at, out.find('\n', at) - at);
+}
+
 bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
 }
@@ -117,8 +132,7 @@ int main(int argc, char **argv) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
-    std::string line = out.substr(0, out.find('\n'));
-    std::printf("%s: %s (%.1f s)\n", c.name, line.c_str(), seconds);
+    std::printf("%s: %s (%.1f s)\n", c.name, reportLine(out).c_str(), seconds);
     bool ok = status == 3 && contains(out, "(reported by the kernel)");
     for (const std::string &part : c.expect)
       ok = ok && contains(out, part);
@@ -135,8 +149,8 @@ int main(int argc, char **argv) {
   {
     std::string out;
     int status = runChild(expectTxShort, cubin, out);
-    std::string line = out.substr(0, out.find('\n'));
-    std::printf("expect_tx_short: exit %d: %s\n", status, line.c_str());
+    std::printf("expect_tx_short: exit %d: %s\n", status,
+                reportLine(out).c_str());
     bool hung = status == 3;
     bool named = contains(out, "hang: pipeline \"expect_tx_short\" (");
     report.check("report of expect_tx_short names the pipeline if it hangs",
