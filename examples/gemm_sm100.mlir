@@ -6,7 +6,7 @@
 // A is row-major M x K, B is given as N x K (K-major, i.e. the weight of
 // `x @ W^T`, what a row-major torch.matmul(A, B^T) hands cuBLAS), C is
 // row-major M x N. The Blackwell twin of the Hopper GEMM (docs/gemm.md);
-// docs/gemm-sm100.md maps it to the reference's structured kernel.
+// docs/gemm.md ("Blackwell twin") maps it to the reference's structured kernel.
 //
 // CTA pair, 2-CTA MMA (cta_group = 2). A CTA pair (an even cluster rank
 // and the next) computes one 256 x 256 tile of C: the leader (even rank)

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace gemm {
 
@@ -61,26 +62,64 @@ Problem::Problem(const KernelConfig &cfg, CUdeviceptr a, CUdeviceptr b,
     std::_Exit(2);
   }
   mapA_ = encodeBf16Map(a, s.m, s.k, cfg.bm, true);
-  mapB_ = encodeBf16Map(b, s.n, s.k, cfg.bn, true);
+  // With clusters of 2 each CTA loads (and multicasts) half of the B tile.
+  mapB_ = encodeBf16Map(b, s.n, s.k, cfg.bn / cfg.cluster, true);
   mapC_ = encodeBf16Map(c, s.m, s.n, 64, false);
 }
 
 int64_t Problem::numTiles() const {
   int64_t mt = (shape_.m + cfg_.bm - 1) / cfg_.bm;
   int64_t nt = (shape_.n + cfg_.bn - 1) / cfg_.bn;
+  mt = (mt + cfg_.cluster - 1) / cfg_.cluster * cfg_.cluster;
   return mt * nt;
 }
 
-unsigned Problem::persistentGrid() const {
-  return static_cast<unsigned>(
-      std::min<int64_t>(pmrt::smCount(), numTiles()));
+static pmrt::LaunchConfig launchConfig(const KernelConfig &cfg, unsigned grid) {
+  pmrt::LaunchConfig lc;
+  lc.grid[0] = grid;
+  lc.block[0] = cfg.threads;
+  lc.cluster[0] = cfg.cluster;
+  lc.dynamicSmem = cfg.smemBytes;
+  return lc;
+}
+
+unsigned Problem::persistentGrid(CUfunction fn) const {
+  int64_t slots = pmrt::smCount();
+  if (cfg_.cluster > 1) {
+    static std::map<CUfunction, int> clustersOf;
+    auto it = clustersOf.find(fn);
+    if (it == clustersOf.end()) {
+      PMRT_CHECK(cuFuncSetAttribute(
+          fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, cfg_.smemBytes));
+      PMRT_CHECK(cuFuncSetAttribute(
+          fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 0));
+      pmrt::LaunchConfig lc = launchConfig(cfg_, pmrt::smCount());
+      CUlaunchConfig config;
+      std::memset(&config, 0, sizeof(config));
+      config.gridDimX = lc.grid[0] / cfg_.cluster * cfg_.cluster;
+      config.gridDimY = config.gridDimZ = 1;
+      config.blockDimX = lc.block[0];
+      config.blockDimY = config.blockDimZ = 1;
+      config.sharedMemBytes = lc.dynamicSmem;
+      config.hStream = pmrt::stream();
+      CUlaunchAttribute attr;
+      std::memset(&attr, 0, sizeof(attr));
+      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attr.value.clusterDim.x = cfg_.cluster;
+      attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+      config.attrs = &attr;
+      config.numAttrs = 1;
+      int clusters = 0;
+      PMRT_CHECK(cuOccupancyMaxActiveClusters(&clusters, fn, &config));
+      it = clustersOf.emplace(fn, clusters).first;
+    }
+    slots = static_cast<int64_t>(it->second) * cfg_.cluster;
+  }
+  return static_cast<unsigned>(std::min<int64_t>(slots, numTiles()));
 }
 
 void Problem::launch(CUfunction fn, unsigned grid, int groupM) {
-  pmrt::LaunchConfig lc;
-  lc.grid[0] = grid ? grid : persistentGrid();
-  lc.block[0] = cfg_.threads;
-  lc.dynamicSmem = cfg_.smemBytes;
+  pmrt::LaunchConfig lc = launchConfig(cfg_, grid ? grid : persistentGrid(fn));
   pmrt::KernelArgs args;
   args.ptr(mapA_->ptr())
       .ptr(mapB_->ptr())

@@ -3,7 +3,8 @@
 // Launches examples/gemm_sm90.mlir (compiled by pipeline-compile) on the
 // project's runtime (test/Integration/GPU/runtime/pmrt):
 //
-//   C[M, N] = A[M, K] * B[N, K]^T   A, B, C bf16 and row-major, f32 accumulation
+//   C[M, N] = A[M, K] * B[N, K]^T   A, B, C bf16 and row-major, f32
+//   accumulation
 //
 // i.e. cuBLAS's "TN" GEMM, what torch.matmul(x, w.t()) with row-major x (M x
 // K) and w (N x K) runs. The shapes the kernel computes correctly are exactly
@@ -25,11 +26,12 @@ namespace gemm {
 /// The compile-time shape of one compiled kernel variant (what
 /// bench/gemm/gen_gemm_sm90.py was given).
 struct KernelConfig {
-  unsigned bm = 128;          ///< CTA tile M (two consumer warpgroups of 64)
-  unsigned bn = 256;          ///< CTA tile N (wgmma N)
-  unsigned bk = 64;           ///< k-block (one 128-byte swizzle row of bf16)
-  unsigned smemBytes = 230400; ///< dynamic shared memory of the launch
-  unsigned threads = 384;     ///< 3 warpgroups
+  unsigned bm = 128;           ///< CTA tile M (two consumer warpgroups of 64)
+  unsigned bn = 256;           ///< CTA tile N (wgmma N)
+  unsigned bk = 64;            ///< k-block (one 128-byte swizzle row of bf16)
+  unsigned smemBytes = 214016; ///< dynamic shared memory of the launch
+  unsigned threads = 384;      ///< 3 warpgroups
+  unsigned cluster = 1;        ///< 2: CTA pairs multicast B (gen --cluster 2)
 };
 
 struct Shape {
@@ -63,9 +65,13 @@ public:
           Shape s);
 
   Shape shape() const { return shape_; }
+  /// CTA tiles of the problem (with clusters of 2, rounded up to pairs):
+  /// the grid of the non-persistent launch.
   int64_t numTiles() const;
-  /// Grid of the persistent launch: min(SMs, tiles).
-  unsigned persistentGrid() const;
+  /// Grid of the persistent launch: min(SMs, tiles); with clusters, twice
+  /// the clusters of `fn` that fit on the device at once
+  /// (cuOccupancyMaxActiveClusters), at most the tiles.
+  unsigned persistentGrid(CUfunction fn) const;
 
   /// Launches on pmrt::stream() without waiting. grid = 0: persistent.
   /// groupM: M-tiles per group of the raster order (>= 1).

@@ -12,12 +12,20 @@ hand: change this script and regenerate.
   python3 bench/gemm/gen_gemm_sm90.py            # -> examples/gemm_sm90.mlir
   python3 bench/gemm/gen_gemm_sm90.py --bn 128 --stages 5 -o /tmp/k.mlir
 
-Parameters (the defaults are the shipped kernel):
+Parameters (the defaults are the shipped kernel: --bn 256 --stages 3
+--epi-subtiles 4 --epi-buffers 1, release lag, no cluster):
   --bn            CTA tile N: 256 (wgmma m64n256k16) or 128, 192, 64
   --stages        pipeline stages (one 128x64 A and one BNx64 B tile each)
   --epi-subtiles  64x64 bf16 output sub-tiles each consumer warpgroup stages
                   per epilogue round (BN/64 of them: one round)
+  --epi-buffers   1, or 2: alternate two staging buffers between rounds
+  --no-lag        comparison variant: wait_group 0 per k-block, no
+                  consumer_depth
+  --cluster 2     CTA pairs multicast the B tile (release_ctas = 2); launch
+                  with cluster dims (2, 1, 1)
   --producer-regs, --consumer-regs   the setmaxnreg values
+The variants measured in docs/gemm.md are built from these options by
+bench/gemm/build.sh (VARIANTS=...).
 """
 import argparse
 import os
@@ -44,12 +52,18 @@ class Kernel:
         return f"%c{v}"
 
 
-def generate(bn=256, stages=4, epi_subtiles=2, producer_regs=40,
-             consumer_regs=232, name="gemm_bf16_sm90"):
+def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
+             consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
+             epi_buffers=1):
     if bn not in (64, 128, 192, 256):
         raise SystemExit("--bn must be 64, 128, 192 or 256")
     if (bn // 64) % epi_subtiles:
         raise SystemExit("--epi-subtiles must divide BN / 64")
+    if epi_buffers not in (1, 2) or ((bn // 64) // epi_subtiles) % epi_buffers:
+        raise SystemExit("--epi-buffers must be 1 or 2 and divide the rounds")
+    if cluster not in (1, 2):
+        raise SystemExit("--cluster must be 1 or 2")
+    b_box = bn // cluster  # rows of B each CTA of a cluster loads
     n_acc = bn // 2
     a_stage_bytes = BM * BK * 2
     b_stage_bytes = bn * BK * 2
@@ -57,7 +71,7 @@ def generate(bn=256, stages=4, epi_subtiles=2, producer_regs=40,
     a_off = 1024
     b_off = a_off + stages * a_stage_bytes
     c_off = b_off + stages * b_stage_bytes
-    c_wg_bytes = epi_subtiles * 64 * 64 * 2
+    c_wg_bytes = epi_buffers * epi_subtiles * 64 * 64 * 2
     smem_bytes = c_off + 2 * c_wg_bytes
     if smem_bytes > SMEM_LIMIT:
         raise SystemExit(f"{smem_bytes} B of shared memory > {SMEM_LIMIT}")
@@ -71,9 +85,39 @@ def generate(bn=256, stages=4, epi_subtiles=2, producer_regs=40,
     body = Kernel()  # filled first, so that the constants are known
     b = body
     b.index_consts = k.index_consts
-    I2, I3, I4, I5, I6 = (" " * n for n in (4, 6, 8, 10, 12))
+    I2, I3, I4, I5 = (" " * n for n in (4, 6, 8, 10))
 
     # ------------------------------------------------------------------ entry
+    if cluster == 1:
+        init_text = """// full: one arrival, the TMA thread's arrive.expect_tx (the loads complete
+// the bytes); empty: one elected thread of each consumer warpgroup.
+pipeline.init_mbars %tp producer 1 consumer 2 : !TP"""
+        sched_text = """%num_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
+%group_tiles = arith.muli %group_m, %num_n_tiles : index"""
+        gm, tile_first, tile_step = "%group_m", "%bid", "%nbid"
+    else:
+        init_text = """// full: one arrival, this CTA's TMA thread's arrive.expect_tx (its A
+// load and both CTAs' multicast halves of B complete the bytes); empty:
+// one elected thread of each consumer warpgroup of BOTH CTAs of the pair
+// (release_ctas = 2: every consumer arrive reaches both CTAs), 2 x 2.
+// Cluster-wide init: the peer CTA loads into and arrives on these barriers.
+pipeline.init_mbars %tp producer 1 consumer 4 cluster : !TP"""
+        sched_text = f"""// Clusters of 2 CTAs along x: cluster id = bid / 2, rank = %cluster_ctarank
+// (= bid % 2). The pair works on 256 x {bn} super-tiles: both CTAs use the
+// same B tile, each loads half of it and multicasts it to both.
+%rank_i32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+%rank = arith.index_cast %rank_i32 : i32 to index
+%rank_rows = arith.muli %rank, {c(BM)} : index
+%rank_rows_b = arith.muli %rank, {c(b_box)} : index
+%num_m_pairs = arith.ceildivui %num_m_tiles, {c(2)} : index
+%group_m_half = arith.ceildivui %group_m, {c(2)} : index
+%group_mc = arith.maxui %group_m_half, {c(1)} : index
+%num_tiles = arith.muli %num_m_pairs, %num_n_tiles : index
+%tile_step = arith.divui %nbid, {c(2)} : index
+%tile_first = arith.divui %bid, {c(2)} : index
+%group_tiles = arith.muli %group_mc, %num_n_tiles : index
+%both_ctas = arith.constant 3 : i16"""
+        gm, tile_first, tile_step = "%group_mc", "%tile_first", "%tile_step"
     b.emit(f"""
 %tid = gpu.thread_id x
 %bid = gpu.block_id x
@@ -92,40 +136,56 @@ def generate(bn=256, stages=4, epi_subtiles=2, producer_regs=40,
 %c_staging = memref.view %smem[{c(c_off)}][] : !Smem to !CStaging
 %tp = pipeline.input_tile_pipeline %p payload(%a_tiles, %b_tiles : !ATiles, !BTiles)
     : !P -> !TP
-// full: one arrival, the TMA thread's arrive.expect_tx (the loads complete
-// the bytes); empty: one elected thread of each consumer warpgroup.
-pipeline.init_mbars %tp producer 1 consumer 2 : !TP
+__INIT__
 
 // The tile schedule, computed alike by every role.
 %num_m_tiles = arith.ceildivui %m, {c(BM)} : index
 %num_n_tiles = arith.ceildivui %n, {c(bn)} : index
-%num_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
 %num_k_blocks = arith.ceildivui %k, {c(BK)} : index
-%group_tiles = arith.muli %group_m, %num_n_tiles : index
+__SCHED__
 
 %wg = arith.divui %tid, {c(128)} : index
 %is_producer = arith.cmpi eq, %wg, {c(0)} : index
 scf.if %is_producer {{
-""", I2)
+""".replace("__INIT__", init_text).replace("__SCHED__", sched_text), I2)
 
     def schedule(indent, pre):
         """Tile %t -> its first row %{pre}m0 and column %{pre}n0: groups of
         group_m M-tiles, column-major inside a group (Triton's grouped
-        order)."""
+        order). With a cluster of 2, %t counts pairs of M-tiles (the pair's
+        CTAs share the B tile) and the CTA of rank r takes M-tile 2i + r."""
+        mt_count = "%num_m_tiles" if cluster == 1 else "%num_m_pairs"
         b.emit(f"""
 %{pre}grp = arith.divui %t, %group_tiles : index
-%{pre}first_m = arith.muli %{pre}grp, %group_m : index
-%{pre}left_m = arith.subi %num_m_tiles, %{pre}first_m : index
-%{pre}gsize = arith.minui %left_m_placeholder, %group_m : index
+%{pre}first_m = arith.muli %{pre}grp, {gm} : index
+%{pre}left_m = arith.subi {mt_count}, %{pre}first_m : index
+%{pre}gsize = arith.minui %{pre}left_m, {gm} : index
 %{pre}r = arith.remui %t, %group_tiles : index
 %{pre}mi = arith.remui %{pre}r, %{pre}gsize : index
 %{pre}mt = arith.addi %{pre}first_m, %{pre}mi : index
 %{pre}nt = arith.divui %{pre}r, %{pre}gsize : index
-%{pre}m0 = arith.muli %{pre}mt, {c(BM)} : index
-%{pre}n0 = arith.muli %{pre}nt, {c(bn)} : index
-""".replace("%left_m_placeholder", f"%{pre}left_m"), indent)
+""", indent)
+        if cluster == 1:
+            b.emit(f"%{pre}m0 = arith.muli %{pre}mt, {c(BM)} : index", indent)
+        else:
+            b.emit(f"""
+%{pre}m0_pair = arith.muli %{pre}mt, {c(2 * BM)} : index
+%{pre}m0 = arith.addi %{pre}m0_pair, %rank_rows : index
+""", indent)
+        b.emit(f"%{pre}n0 = arith.muli %{pre}nt, {c(bn)} : index", indent)
 
     # --------------------------------------------------------------- producer
+    if cluster == 1:
+        bload_text = f"""  %b_dst = memref.subview %b[0, 0, 0] [1, {bn}, {BK}] [1, 1, 1] : !BStage to !BTile
+  nvgpu.tma.async.load %a_map[%k0, %p_m0], %bars[%id] to %a_dst : !DescA, !G -> !ATile
+  nvgpu.tma.async.load %b_map[%k0, %p_n0], %bars[%id] to %b_dst : !DescB, !G -> !BTile"""
+    else:
+        bload_text = f"""  // This CTA's half of B: rows rank * {b_box} .. + {b_box - 1}, into both CTAs.
+  %b_dst = memref.subview %b[0, %rank_rows_b, 0] [1, {b_box}, {BK}] [1, 1, 1] : !BStage to !BTile
+  %p_n0_half = arith.addi %p_n0, %rank_rows_b : index
+  nvgpu.tma.async.load %a_map[%k0, %p_m0], %bars[%id] to %a_dst : !DescA, !G -> !ATile
+  nvgpu.tma.async.load %b_map[%k0, %p_n0_half], %bars[%id] to %b_dst multicast_mask = %both_ctas
+      : !DescB, !G -> !BTile"""
     b.emit(f"""
 //===------------------------------------------------------------===//
 // Producer warpgroup: thread 0 issues every TMA load.
@@ -135,7 +195,7 @@ nvvm.setmaxregister decrease {producer_regs}
 scf.if %is_tma_thread {{
   nvgpu.tma.prefetch.descriptor %a_map : !DescA
   nvgpu.tma.prefetch.descriptor %b_map : !DescB
-  scf.for %t = %bid to %num_tiles step %nbid {{
+  scf.for %t = {tile_first} to %num_tiles step {tile_step} {{
 """, I3)
     schedule(I5 + "  ", "p_")
     b.emit(f"""
@@ -148,13 +208,11 @@ scf.for %kb = {c(0)} to %num_k_blocks step {c(1)} {{
   %a = pipeline.payload %s[0] : !PS -> !AStage
   %b = pipeline.payload %s[1] : !PS -> !BStage
   %a_dst = memref.subview %a[0, 0, 0] [1, {BM}, {BK}] [1, 1, 1] : !AStage to !ATile
-  %b_dst = memref.subview %b[0, 0, 0] [1, {bn}, {BK}] [1, 1, 1] : !BStage to !BTile
-  nvgpu.tma.async.load %a_map[%k0, %p_m0], %bars[%id] to %a_dst : !DescA, !G -> !ATile
-  nvgpu.tma.async.load %b_map[%k0, %p_n0], %bars[%id] to %b_dst : !DescB, !G -> !BTile
+__BLOAD__
   // The TMA completes the stage; the producer handle only steps.
   pipeline.release %s : !PS
 }}
-""", I5 + "  ")
+""".replace("__BLOAD__", bload_text), I5 + "  ")
     b.emit(f"""
   }}
   // No exit while a consumer may still read a stage.
@@ -180,7 +238,7 @@ nvvm.setmaxregister increase {consumer_regs}
 %bar_id = arith.addi %cw_i32, %i32_1 : i32
 %a_wg_off = arith.muli %cw, {c(64 * BK * 2)} : index
 %c_rows = arith.muli %cw, {c(64)} : index
-%cw_sub0 = arith.muli %cw, {c(epi_subtiles)} : index
+%cw_sub0 = arith.muli %cw, {c(epi_buffers * epi_subtiles)} : index
 
 // stmatrix addresses. Lane l of warp w gives the address of row
 // w*16 + ((l>>3)&1)*8 + (l&7) of the warpgroup's 64 rows, 16-byte chunk
@@ -208,7 +266,7 @@ nvvm.setmaxregister increase {consumer_regs}
 %chunk_bytes{q} = arith.muli %chunk{q}, {c(16)} : index
 %thr_addr{q} = arith.addi %stg_row, %chunk_bytes{q} : index
 """, I3)
-    b.emit("\nscf.for %t = %bid to %num_tiles step %nbid {", I3)
+    b.emit(f"\nscf.for %t = {tile_first} to %num_tiles step {tile_step} {{", I3)
     schedule(I4, "")
 
     def mma_stage(indent, h, acc_in, acc_out, first):
@@ -252,20 +310,21 @@ nvvm.setmaxregister increase {consumer_regs}
             cur = nxt
         b.emit("nvvm.wgmma.commit.group.sync.aligned", indent)
 
-    b.emit("""
+    if lag:
+        b.emit("""
 // First k-block: the first wgmma overwrites the accumulator (scale-d 0).
 %first = pipeline.acquire_consumer %tp : !TP
 """, I4)
-    mma_stage(I4, "first", "%acc_undef", "%acc_first", True)
-    b.emit(f"""
+        mma_stage(I4, "first", "%acc_undef", "%acc_first", True)
+        b.emit(f"""
 // The release lag (consumer_depth = 2): acquire stage k, issue its wgmma,
 // wait until only that group is in flight, then free stage k-1.
 %last, %acc = scf.for %kb = {c(1)} to %num_k_blocks step {c(1)}
     iter_args(%prev = %first, %acc_in = %acc_first) -> (!CS, !Acc) {{
   %cur = pipeline.acquire_consumer %tp : !TP
 """, I4)
-    mma_stage(I5, "cur", "%acc_in", "%acc_next", False)
-    b.emit(f"""
+        mma_stage(I5, "cur", "%acc_in", "%acc_next", False)
+        b.emit(f"""
   nvvm.wgmma.wait.group.sync.aligned 1
   scf.if %leader {{
     pipeline.arrive %prev : !CS
@@ -279,18 +338,53 @@ scf.if %leader {{
   pipeline.arrive %last : !CS
 }}
 pipeline.release %last : !CS
-
+""", I4)
+    else:
+        b.emit("""
+// No release lag (consumer_depth = 1, a comparison variant): every k-block
+// waits for its own wgmma (wait_group 0) before freeing its stage.
+%first = pipeline.acquire_consumer %tp : !TP
+""", I4)
+        mma_stage(I4, "first", "%acc_undef", "%acc_first", True)
+        b.emit(f"""
+nvvm.wgmma.wait.group.sync.aligned 0
+scf.if %leader {{
+  pipeline.arrive %first : !CS
+}}
+pipeline.release %first : !CS
+%acc = scf.for %kb = {c(1)} to %num_k_blocks step {c(1)}
+    iter_args(%acc_in = %acc_first) -> (!Acc) {{
+  %cur = pipeline.acquire_consumer %tp : !TP
+""", I4)
+        mma_stage(I5, "cur", "%acc_in", "%acc_next", False)
+        b.emit(f"""
+  nvvm.wgmma.wait.group.sync.aligned 0
+  scf.if %leader {{
+    pipeline.arrive %cur : !CS
+  }}
+  pipeline.release %cur : !CS
+  scf.yield %acc_next : !Acc
+}}
+""", I4)
+    b.emit("""
 // Epilogue: f32 pairs -> bf16x2, stmatrix into the 128B-swizzled staging
 // tile, proxy fence, TMA store of each 64 x 64 sub-tile (clipped at M, N).
 %c_row0 = arith.addi %m0, %c_rows : index
 """, I4)
     for r in range(rounds):
         lo = r * epi_subtiles * 64
+        buf = r % epi_buffers
+        if epi_buffers == 1:
+            why = "the previous TMA stores have read it"
+        else:
+            why = ("the stores of round r-2 (same buffer)\n"
+                   "  // have read it: only the last round's group may still be reading")
         b.emit(f"""
-// Round {r}: columns {lo} .. {lo + epi_subtiles * 64 - 1} of the warpgroup's 64 x {bn} tile.
+// Round {r}: columns {lo} .. {lo + epi_subtiles * 64 - 1} of the warpgroup's 64 x {bn} tile,
+// staging buffer {buf}.
 scf.if %leader {{
-  // The staging tile is free once the previous TMA stores have read it.
-  nvvm.cp.async.bulk.wait_group 0 {{read}}
+  // The staging buffer is free once {why}.
+  nvvm.cp.async.bulk.wait_group {epi_buffers - 1} {{read}}
 }}
 nvvm.barrier id = %bar_id number_of_threads = %i32_128
 """, I4)
@@ -309,7 +403,7 @@ nvvm.barrier id = %bar_id number_of_threads = %i32_128
 {v}_w = llvm.bitcast {v}_h : vector<2xbf16> to i32
 """, I4)
                 regs.append(f"{v}_w")
-            st = gg // 4
+            st = buf * epi_subtiles + gg // 4
             b.emit(f"""
 %g{g}_addr = arith.addi %thr_addr{g & 3}, {c(st * 8192)} : index
 %g{g}_a64 = arith.index_cast %g{g}_addr : index to i64
@@ -327,7 +421,7 @@ scf.if %leader {{
         for st in range(epi_subtiles):
             col = (r * epi_subtiles + st) * 64
             b.emit(f"""
-%r{r}s{st}_idx = arith.addi %cw_sub0, {c(st)} : index
+%r{r}s{st}_idx = arith.addi %cw_sub0, {c(buf * epi_subtiles + st)} : index
 %r{r}s{st}_src = memref.subview %c_staging[%r{r}s{st}_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !CStaging to !CTile
 %r{r}s{st}_col = arith.addi %n0, {c(col)} : index
 nvgpu.tma.async.store %r{r}s{st}_src to %c_map[%r{r}s{st}_col, %c_row0] : !CTile -> !DescC
@@ -346,7 +440,44 @@ scf.if %leader {
     b.emit("}", I2)
 
     # ----------------------------------------------------------------- header
+    p_params = f"stages = {stages}"
+    if cluster == 2:
+        p_params += ", release_ctas = 2"
+    if lag:
+        p_params += ", consumer_depth = 2"
     acc_t = "!llvm.struct<(" + ", ".join(["f32"] * n_acc) + ")>"
+    gen_args = (f"--bn {bn} --stages {stages} --epi-subtiles {epi_subtiles} "
+                f"--epi-buffers {epi_buffers}")
+    if cluster == 2:
+        gen_args += " --cluster 2"
+    if not lag:
+        gen_args += " --no-lag"
+    if lag:
+        consumer_text = f"""issues 4 wgmma.m64n{bn}k16 per k-block. The pipeline
+//                   declares consumer_depth = 2: one wgmma group stays in
+//                   flight and stage k-1 is freed (one thread per warpgroup
+//                   arrives on its empty barrier) after the wgmma of stage k
+//                   were issued and wgmma.wait_group 1 returned."""
+    else:
+        consumer_text = f"""issues 4 wgmma.m64n{bn}k16 per k-block, waits for them
+//                   (wait_group 0) and frees the stage at once (comparison
+//                   variant without the release lag, consumer_depth = 1)."""
+    if cluster == 2:
+        cluster_text = """
+// Clusters of 2 CTAs (launch with cluster dims (2, 1, 1)): the pair computes
+// M-tiles 2i and 2i + 1 of the same N-tile; each CTA loads half of the B
+// tile and multicasts it into both CTAs (release_ctas = 2: every consumer
+// arrive reaches the empty barriers of both CTAs, empty count 4)."""
+        empty_text = "empty count 4 (2 warpgroups x 2 CTAs)"
+    else:
+        cluster_text = ""
+        empty_text = "empty count 2"
+    if epi_buffers == 2:
+        epi_text = f"""{rounds} rounds of {epi_subtiles} 64x64 sub-tile(s),
+//                   alternating between 2 staging buffers so that the
+//                   stmatrix of one round overlaps the TMA store of the last."""
+    else:
+        epi_text = f"""{rounds} round(s) of {epi_subtiles} 64x64 sub-tile(s)."""
     k.emit(f"""
 // A warp-specialized, persistent bf16 GEMM for Hopper (sm_90a), written with
 // the pipeline dialect and upstream NVGPU/NVVM ops:
@@ -360,9 +491,9 @@ scf.if %leader {
 // this "transposed B"); C row-major M x N. A, B and C are all read or
 // written by TMA with 128-byte swizzle.
 //
-// GENERATED by bench/gemm/gen_gemm_sm90.py --bn {bn} --stages {stages}
-// --epi-subtiles {epi_subtiles}: edit the generator, not this file. How it is
-// built and measured: docs/gemm.md.
+// GENERATED by bench/gemm/gen_gemm_sm90.py {gen_args}:
+// edit the generator, not this file. How it is built and measured:
+// docs/gemm.md.
 //
 // chips: sm_90a
 //
@@ -374,25 +505,22 @@ scf.if %leader {
 //                   barrier and releases (steps). drain_producer at the end.
 //   warpgroups 1-2  consumers: setmaxnreg.inc {consumer_regs}. Each owns 64 rows of
 //                   the tile (a 64 x {bn} f32 accumulator, {n_acc} registers per
-//                   thread) and issues 4 wgmma.m64n{bn}k16 per k-block. The pipeline
-//                   declares consumer_depth = 2: one wgmma group stays in
-//                   flight and stage k-1 is freed (one thread per warpgroup
-//                   arrives on its empty barrier; empty count 2) after the
-//                   wgmma of stage k were issued and wgmma.wait_group 1
-//                   returned. Epilogue per tile: f32 -> bf16x2, stmatrix into
-//                   a 128B-swizzled staging tile, fence.proxy.async, TMA store
-//                   (clipped at M, N), {rounds} round(s) of {epi_subtiles} 64x64 sub-tiles.
+//                   thread) and {consumer_text}
+//                   Barriers: full count 1 (the expect_tx), {empty_text}.
+//                   Epilogue per tile: f32 -> bf16x2, stmatrix into a
+//                   128B-swizzled staging tile, fence.proxy.async, TMA store
+//                   (clipped at M, N), {epi_text}
 // Tile schedule: persistent (grid = min(SMs, tiles)); tile t -> (m, n) in
 // groups of `group_m` M-tiles, column-major in a group, so that the CTAs
 // running at once share A and B panels in L2. A launch with grid = number
-// of tiles is the non-persistent form of the same kernel.
+// of tiles is the non-persistent form of the same kernel.{cluster_text}
 //
 // Launch: block (384, 1, 1); grid (min(#SMs, tiles), 1, 1); dynamic shared
 // memory {smem_bytes} B: barriers in the first KiB, A stages at {a_off}, B stages
 // at {b_off}, C staging at {c_off} ({c_wg_bytes} B per consumer warpgroup), all
 // 1 KiB aligned (the swizzle pattern repeats every 1024 B).
 // Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
-// global memory) of A (box 64 x 128, K innermost), B (box 64 x {bn}) and C (box
+// global memory) of A (box 64 x 128, K innermost), B (box 64 x {b_box}) and C (box
 // 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
 // then M, N, K and group_m as i32. K and N must be multiples of 8 (TMA
 // strides are multiples of 16 bytes); M, N, K need not be multiples of the
@@ -408,17 +536,17 @@ scf.if %leader {
 !AStage = memref<1x{BM}x{BK}xbf16, strided<[{BM * BK}, {BK}, 1], offset: ?>, {WS}>
 !BStage = memref<1x{bn}x{BK}xbf16, strided<[{bn * BK}, {BK}, 1], offset: ?>, {WS}>
 !ATile = memref<{BM}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
-!BTile = memref<{bn}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
-!CStaging = memref<{2 * epi_subtiles}x64x64xbf16, {WS}>
+!BTile = memref<{b_box}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
+!CStaging = memref<{2 * epi_buffers * epi_subtiles}x64x64xbf16, {WS}>
 !CTile = memref<64x64xbf16, strided<[64, 1], offset: ?>, {WS}>
 !Elem = memref<bf16, {WS}>
-!P = !pipeline.pipeline<stages = {stages}, consumer_depth = 2>
+!P = !pipeline.pipeline<{p_params}>
 !TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [!ATiles, !BTiles]>
 !PS = !pipeline.stage<producer, !TP>
 !CS = !pipeline.stage<consumer, !TP>
 !G = !nvgpu.mbarrier.group<memorySpace = {WS}, num_barriers = {2 * stages}>
 !DescA = !nvgpu.tensormap.descriptor<tensor = memref<{BM}x{BK}xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-!DescB = !nvgpu.tensormap.descriptor<tensor = memref<{bn}x{BK}xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!DescB = !nvgpu.tensormap.descriptor<tensor = memref<{b_box}x{BK}xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 !DescC = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, {WS}>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 // The f32 accumulator fragment of one wgmma.m64n{bn} (per thread).
 !Acc = {acc_t}
@@ -463,8 +591,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bn", type=int, default=256)
-    ap.add_argument("--stages", type=int, default=4)
-    ap.add_argument("--epi-subtiles", type=int, default=2)
+    ap.add_argument("--stages", type=int, default=3)
+    ap.add_argument("--epi-subtiles", type=int, default=4)
+    ap.add_argument("--epi-buffers", type=int, default=1,
+                    help="staging buffers per consumer warpgroup (1 or 2): with 2, round r "
+                         "writes buffer r %% 2 while the TMA store of round r-1 reads the other")
+    ap.add_argument("--cluster", type=int, default=1,
+                    help="2: CTA pairs share (multicast) the B tile; launch with cluster dims (2, 1, 1)")
+    ap.add_argument("--no-lag", action="store_true",
+                    help="comparison variant: wait_group 0 per k-block, consumer_depth 1")
     ap.add_argument("--producer-regs", type=int, default=40)
     ap.add_argument("--consumer-regs", type=int, default=232)
     ap.add_argument("--name", default="gemm_bf16_sm90")
@@ -475,7 +610,8 @@ def main():
                     help="print the dynamic shared memory bytes and exit")
     args = ap.parse_args()
     text, smem = generate(args.bn, args.stages, args.epi_subtiles,
-                          args.producer_regs, args.consumer_regs, args.name)
+                          args.producer_regs, args.consumer_regs, args.name,
+                          args.cluster, not args.no_lag, args.epi_buffers)
     if args.print_smem:
         print(smem)
         return

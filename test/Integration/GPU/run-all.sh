@@ -36,7 +36,7 @@ esac
 if [ -z "$logdir" ]; then logdir="$(mktemp -d)"; fi
 mkdir -p "$logdir"
 
-programs="${RUN_ALL_TESTS:-runtime_selftest basic multi_warp tma_tile try_acquire explicit cluster throttle stress hang}"
+programs="${RUN_ALL_TESTS:-runtime_selftest basic multi_warp tma_tile try_acquire explicit cluster throttle stress hang gemm}"
 
 sanitizer=()
 per_program_timeout=300
@@ -73,6 +73,8 @@ for prog in $programs; do
   fi
   args=()
   if [ -f "$here/$prog.cubin" ]; then args=(--cubin "$here/$prog.cubin"); fi
+  # The GEMM's checks: the harness's --mode check (its cubins sit beside it).
+  if [ "$prog" = gemm ]; then args=(--mode check); fi
   start=$(date +%s)
   timeout -k 10 "$per_program_timeout" "${sanitizer[@]}" "$bin" "${args[@]}" >"$log" 2>&1
   status=$?
