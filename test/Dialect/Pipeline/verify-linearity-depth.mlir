@@ -77,6 +77,7 @@ func.func @producer_depth_one(%p: !P) {
   %a = pipeline.acquire_producer %p : !P
   // expected-error @+1 {{acquires a producer stage while another producer stage of this pipeline is outstanding}}
   %b = pipeline.acquire_producer %p : !P
+  pipeline.arrive %a : !pipeline.stage<producer, !P>
   pipeline.release %a : !pipeline.stage<producer, !P>
   pipeline.release %b : !pipeline.stage<producer, !P>
   return

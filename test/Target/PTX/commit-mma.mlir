@@ -1,5 +1,8 @@
 // REQUIRES: ptxas
-// RUN: pipeline-compile %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
+// The rolled lowering (--unroll-stages=false), so that the CHECK-NEXT
+// sequences below see one copy of each loop body (unroll-stages.mlir
+// checks the default, stage-unrolled form).
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx
 // RUN: test -s %t.sm_100a.cubin
 // RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a 2>&1 | FileCheck %s --check-prefix=SM90
@@ -39,6 +42,9 @@ gpu.module @mma {
       pipeline.commit_mma %s elect(%e) : !pipeline.stage<producer, !Q>
       pipeline.release %s : !pipeline.stage<producer, !Q>
     }
+    // The peer CTA's commits reach this CTA: no exit before they landed
+    // (pipeline-verify-protocol, drain at exit).
+    pipeline.drain_producer %q : !Q
     gpu.return
   }
 }

@@ -1,5 +1,8 @@
 // REQUIRES: ptxas
-// RUN: pipeline-compile %s --chip=sm_100a --cuda-path=%cuda_path -o %t
+// The rolled lowering (--unroll-stages=false), so that the checks below see
+// one copy of each loop body (unroll-stages.mlir checks the default,
+// stage-unrolled form).
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_100a --cuda-path=%cuda_path -o %t
 // RUN: FileCheck %s --input-file=%t.ptx
 // RUN: test -s %t.cubin
 // RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a 2>&1 | FileCheck %s --check-prefix=SM90
@@ -134,6 +137,9 @@ gpu.module @sm100 {
         pipeline.commit_mma %a : !pipeline.stage<producer, !P2>
         pipeline.release %a : !pipeline.stage<producer, !P2>
       }
+      // The pair's epilogues arrive here remotely: no exit before they did
+      // (pipeline-verify-protocol, drain at exit).
+      pipeline.drain_producer %acc : !P2
     } else {
       scf.for %i = %c0 to %n step %c1 {
         pipeline.consume %acc as %e : !P2 {

@@ -39,6 +39,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <optional>
@@ -86,6 +87,11 @@ struct ArgDef {
   bool poisoned = false; // an error was already reported for it
   int key = -1;
   Value root;
+  /// A memref argument that is a payload tile: of the stage carried by
+  /// argument `tileOfArg` of the same block, or of the handles `tileOf`.
+  int tileOfArg = -1;
+  SmallVector<unsigned, 1> tileOf;
+  Operation *tilePayload = nullptr;
 };
 
 struct HandleInfo {
@@ -106,10 +112,13 @@ struct Change {
   uint64_t arrived;
 };
 
-/// A handle passed on by a terminator (-1: not a tracked handle).
+/// A handle passed on by a terminator (-1: not a tracked handle). For a
+/// forwarded memref that is a payload tile: the handles of its stages.
 struct Fwd {
   int h = -1;
   uint64_t arrived = 0;
+  SmallVector<unsigned, 1> tile;
+  Operation *tilePayload = nullptr;
 };
 
 /// A terminator that leaves the region being walked.
@@ -147,6 +156,23 @@ static Value rootOf(Value v) {
     else
       return v;
   }
+}
+
+/// The stage value a payload tile (or a view of one) was taken from; null
+/// if it is not visibly one.
+static Value stageOfTile(Value v) {
+  for (unsigned guard = 0; v && guard < 64; ++guard) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return Value();
+    if (auto payload = dyn_cast<PayloadOp>(def))
+      return payload.getStage();
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return Value();
+    v = view.getViewSource();
+  }
+  return Value();
 }
 
 static StringRef constructName(const RegionContext &ctx) {
@@ -316,6 +342,9 @@ private:
   bool transferable(unsigned h, Operation *op);
   Fwd moveIn(Value v, Operation *op);
   void checkTile(Operation *op, Value v);
+  bool familyHeld(unsigned h);
+  void defineTileResults(ResultRange results,
+                         ArrayRef<const RegionResult *> regions);
   bool roleConflict(Operation *op, int key, Role role, unsigned allowed);
   void checkReleaseOrder(unsigned h, Operation *op);
   void exitOwned(unsigned h, Operation *owner);
@@ -360,6 +389,8 @@ private:
   void reportUseAfter(unsigned h, Operation *op, bool consuming);
   void reportEscape(unsigned h, Operation *op);
   void reportDoubleSignal(unsigned h, Operation *op);
+  void checkRepeatedSignal(unsigned h, Operation *op, StageType type);
+  void checkStepWhileHeld(Operation *op);
 
   //===--------------------------------------------------------------------===//
   // State (per function)
@@ -371,8 +402,8 @@ private:
     uint64_t oldArrived;
   };
   struct Tile {
-    unsigned h;
-    Operation *payload;
+    SmallVector<unsigned, 1> handles; // the stages it may belong to
+    Operation *payload;               // where it was taken
   };
   struct Pending {
     Operation *op;
@@ -391,6 +422,7 @@ private:
   std::vector<char> evidence;    // something may signal its barrier
   std::vector<Operation *> lastConsume;
   std::vector<Operation *> lastArrive;
+  std::vector<SmallVector<Operation *, 1>> signalOps; // every signal seen
   std::vector<unsigned> parent; // union-find over carried handles
   std::vector<unsigned> stamp;
   unsigned stampCounter = 0;
@@ -403,6 +435,7 @@ private:
   std::vector<SmallVector<unsigned, 1>> liveByKey;
   uint64_t seqCounter = 0;
   DenseSet<void *> consumerRootSignalled;
+  DenseSet<void *> producerRootSignalled;
   SmallVector<Pending> pendingSignals;
 };
 
@@ -422,6 +455,7 @@ unsigned Checker::newHandle(Value value, HandleInfo hi, bool poison) {
   evidence.push_back(0);
   lastConsume.push_back(nullptr);
   lastArrive.push_back(nullptr);
+  signalOps.emplace_back();
   parent.push_back(h);
   stamp.push_back(0);
   if (value)
@@ -544,6 +578,19 @@ RegionResult Checker::walkRegion(Region &region, const RegionContext &ctx,
     Location loc = def.owned ? ctx.parent->getLoc() : arg.getLoc();
     defineFresh(arg, loc, acquired, def.key, def.root,
                 def.owned ? ctx.parent : nullptr, def.poisoned);
+  }
+  for (auto [i, def] : llvm::enumerate(args)) {
+    if (!def.tilePayload || i >= entry.getNumArguments())
+      continue;
+    Tile tile{def.tileOf, def.tilePayload};
+    if (def.tileOfArg >= 0) {
+      int h = lookup(entry.getArgument(def.tileOfArg));
+      tile.handles.clear();
+      if (h >= 0)
+        tile.handles.push_back(h);
+    }
+    if (!tile.handles.empty())
+      tiles[entry.getArgument(i)] = tile;
   }
 
   SmallVector<Exit> exits;
@@ -725,6 +772,11 @@ void Checker::handleExit(Block &block, const RegionContext &ctx,
           }
         } else if (!tiles.empty() && isa<BaseMemRefType>(v.getType())) {
           checkTile(term, v);
+          auto it = tiles.find(v);
+          if (it != tiles.end()) {
+            f.tile = it->second.handles;
+            f.tilePayload = it->second.payload;
+          }
         }
         exit.fwd.push_back(f);
       }
@@ -1014,6 +1066,7 @@ void Checker::visitOp(Operation *op) {
         .Default([&](Operation *o) { visitUnknownRegionOp(o); });
     return;
   }
+  checkStepWhileHeld(op);
   visitOperands(op);
   defineResults(op);
 }
@@ -1076,22 +1129,51 @@ void Checker::defineResults(Operation *op) {
     if (auto payload = dyn_cast<PayloadOp>(op)) {
       int h = lookup(payload.getStage());
       if (h >= 0)
-        tiles[result] = Tile{unsigned(h), op};
-    } else if (!tiles.empty()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
-        auto it = tiles.find(view.getViewSource());
-        if (it != tiles.end()) {
-          Tile tile = it->second;
-          tiles[result] = tile;
-        }
+        tiles[result] = Tile{{unsigned(h)}, op};
+    } else if (!tiles.empty() && op->getNumRegions() == 0 &&
+               (isa<ViewLikeOpInterface>(op) || isPure(op))) {
+      // A view, a cast, an arith.select: a tile of every stage whose tile
+      // it may be.
+      Tile derived{{}, nullptr};
+      for (Value operand : op->getOperands()) {
+        auto it = tiles.find(operand);
+        if (it == tiles.end())
+          continue;
+        if (!derived.payload)
+          derived.payload = it->second.payload;
+        for (unsigned h : it->second.handles)
+          if (!llvm::is_contained(derived.handles, h))
+            derived.handles.push_back(h);
       }
+      if (derived.payload)
+        tiles[result] = derived;
     }
   }
-  // A barrier of the consumer role taken by index and used: it may signal
-  // any consumer stage of that pipeline.
-  if ((isa<ConsumerMbarOp>(op) && !op->use_empty()) ||
-      isa<ConsumerSignalAndStepOp>(op))
+  // A barrier taken by index and used may signal the stage it names: the
+  // stage of a handle when the index is that handle's pipeline.index, else
+  // any stage of that role of the pipeline.
+  if (isa<ConsumerMbarOp, ProducerMbarOp>(op) && !op->use_empty()) {
+    Role role = isa<ConsumerMbarOp>(op) ? Role::consumer : Role::producer;
+    Value root = rootOf(op->getOperand(0));
+    int h = -1;
+    if (auto index = op->getOperand(1).getDefiningOp<IndexOp>()) {
+      h = lookup(index.getStage());
+      if (h >= 0 &&
+          (info[h].root != root ||
+           cast<StageType>(index.getStage().getType()).getRole() != role))
+        h = -1;
+    }
+    if (h >= 0)
+      evidence[h] = 1;
+    else
+      (role == Role::consumer ? consumerRootSignalled : producerRootSignalled)
+          .insert(root.getAsOpaquePointer());
+  }
+  if (isa<ConsumerSignalAndStepOp>(op))
     consumerRootSignalled.insert(
+        rootOf(op->getOperand(0)).getAsOpaquePointer());
+  if (isa<ProducerSignalAndStepOp>(op))
+    producerRootSignalled.insert(
         rootOf(op->getOperand(0)).getAsOpaquePointer());
 }
 
@@ -1110,6 +1192,39 @@ void Checker::defineCarriedResults(ResultRange results,
         if (j < fwd.size())
           sources.push_back(fwd[j]);
     defineCarried(result, sources);
+  }
+}
+
+/// Results of a structured op that are payload tiles: the tiles its
+/// regions yield. A tile whose stage is yielded beside it belongs to the
+/// stage result; any other keeps its stage (one released in the region
+/// makes the result a tile of a released stage).
+void Checker::defineTileResults(ResultRange results,
+                                ArrayRef<const RegionResult *> regions) {
+  for (OpResult result : results) {
+    if (!isa<BaseMemRefType>(result.getType()))
+      continue;
+    unsigned j = result.getResultNumber();
+    Tile tile{{}, nullptr};
+    for (const RegionResult *region : regions)
+      for (const SmallVector<Fwd> &fwd : region->exitFwd) {
+        if (j >= fwd.size() || fwd[j].tile.empty())
+          continue;
+        tile.payload = fwd[j].tilePayload;
+        for (unsigned h : fwd[j].tile) {
+          unsigned mapped = h;
+          for (auto [k, f] : llvm::enumerate(fwd))
+            if (f.h == int(h) && k < results.size()) {
+              int r = lookup(results[k]);
+              if (r >= 0)
+                mapped = r;
+            }
+          if (!llvm::is_contained(tile.handles, mapped))
+            tile.handles.push_back(mapped);
+        }
+      }
+    if (tile.payload)
+      tiles[result] = tile;
   }
 }
 
@@ -1174,12 +1289,22 @@ void Checker::consume(unsigned h, Operation *op, StageType type) {
     } else if (release) {
       if (arrived[h] & subStageBit(release.getSubStage()))
         reportDoubleSignal(h, op);
+      else
+        checkRepeatedSignal(h, op, type);
       // A signalling release on one path (an elected lane) counts as the
       // signal of a release_without_signal on the other path.
       evidence[h] = 1;
     } else if (isa<ReleaseWithoutSignalOp, StepOp>(op)) {
       pendingSignals.push_back({op, h});
     }
+  } else if (isa<CommitOp>(op)) {
+    checkRepeatedSignal(h, op, type);
+    evidence[h] = 1;
+  } else if (isa<ReleaseOp, StepOp>(op)) {
+    // A producer's release and step only step: its signal comes from
+    // arrive, expect_tx (+ the copies), commit_mma, or the barrier handed
+    // to another op.
+    pendingSignals.push_back({op, h});
   }
   set(h, Status::Released, arrived[h]);
   lastConsume[h] = op;
@@ -1201,7 +1326,7 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
   // dialect that borrows the handle: it may signal the stage's barrier.
   evidence[h] = 1;
   if (!type.isConsumer())
-    return;
+    return checkRepeatedSignal(h, op, type);
   uint64_t bit;
   if (isa<ArriveOp, ReleaseMmaOp>(op)) {
     bit = 1;
@@ -1212,8 +1337,20 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
   } else {
     return;
   }
+  checkRepeatedSignal(h, op, type);
   set(h, Status::Live, arrived[h] | bit);
   lastArrive[h] = op;
+}
+
+/// True when a handle carried from or into `h` is held on this path.
+bool Checker::familyHeld(unsigned h) {
+  int key = info[h].key;
+  if (key < 0)
+    return true; // unknown pipeline: assume so
+  for (unsigned other : liveByKey[key])
+    if (isLive(other) && find(other) == find(h))
+      return true;
+  return false;
 }
 
 void Checker::checkTile(Operation *op, Value v) {
@@ -1221,14 +1358,26 @@ void Checker::checkTile(Operation *op, Value v) {
   if (it == tiles.end())
     return;
   Tile tile = it->second;
-  if (poisoned[tile.h] || status[tile.h] != Status::Released)
+  for (unsigned h : tile.handles) {
+    if (poisoned[h])
+      continue;
+    // Released on this path; or, in a later block of a CFG, consumed in an
+    // earlier one (the handle is not part of the block's state) by a
+    // release while nothing carried from it is held.
+    bool released = status[h] == Status::Released;
+    if (!released && status[h] == Status::Unborn && lastConsume[h] &&
+        releases(lastConsume[h]) && !familyHeld(h))
+      released = true;
+    if (!released)
+      continue;
+    tiles.erase(v);
+    auto diag = error(op) << "payload tile accessed after its stage was "
+                             "released: the other role may already reuse it";
+    if (lastConsume[h])
+      diag.attachNote(lastConsume[h]->getLoc()) << "stage released here";
+    diag.attachNote(tile.payload->getLoc()) << "tile taken here";
     return;
-  tiles.erase(it);
-  auto diag = error(op) << "payload tile accessed after its stage was "
-                           "released: the other role may already reuse it";
-  if (lastConsume[tile.h])
-    diag.attachNote(lastConsume[tile.h]->getLoc()) << "stage released here";
-  diag.attachNote(tile.payload->getLoc()) << "tile taken here";
+  }
 }
 
 bool Checker::roleConflict(Operation *op, int key, Role role,
@@ -1302,7 +1451,12 @@ void Checker::exitOwned(unsigned h, Operation *owner) {
   bool tile = isa<TilePipelineType>(owner->getOperand(0).getType());
   if (isa<ConsumeOp>(owner) && !tile && (arrived[h] & 1))
     reportDoubleSignal(h, owner);
-  else if (isa<ConsumeExplicitOp>(owner) || (isa<ConsumeOp>(owner) && tile))
+  else if (isa<ConsumeOp>(owner) && !tile)
+    checkRepeatedSignal(
+        h, owner,
+        cast<StageType>(owner->getRegion(0).getArgument(0).getType()));
+  else if (isa<ConsumeExplicitOp, ProduceOp>(owner) ||
+           (isa<ConsumeOp>(owner) && tile))
     pendingSignals.push_back({owner, h});
 }
 
@@ -1330,6 +1484,7 @@ void Checker::visitIf(scf::IfOp op) {
       });
   apply(merged);
   defineCarriedResults(op->getResults(), {&thenResult, &elseResult});
+  defineTileResults(op->getResults(), {&thenResult, &elseResult});
 }
 
 void Checker::visitIndexSwitch(scf::IndexSwitchOp op) {
@@ -1359,6 +1514,7 @@ void Checker::visitIndexSwitch(scf::IndexSwitchOp op) {
       });
   apply(merged);
   defineCarriedResults(op->getResults(), regions);
+  defineTileResults(op->getResults(), regions);
 }
 
 void Checker::reportLoopRelease(unsigned h, const RegionContext &ctx) {
@@ -1406,12 +1562,74 @@ void Checker::visitFor(scf::ForOp op) {
     inits.push_back(f);
     args[op.getNumInductionVars() + j].source = f.h;
   }
+  // Tiles carried through iter_args: a tile that stays the same over the
+  // iterations keeps its stages; one yielded beside its stage at iter_arg
+  // k (and starting as a tile of the stage carried in at k) is a tile of
+  // the stage argument k. Anything else is not followed.
+  unsigned numIVs = op.getNumInductionVars();
+  Operation *yield = op.getBody()->getTerminator();
+  SmallVector<int> tileResultArg(op.getNumResults(), -1);
+  SmallVector<SmallVector<unsigned, 1>> tileResultOf(op.getNumResults());
+  SmallVector<Operation *> tileResultPayload(op.getNumResults(), nullptr);
+  for (auto [j, init] : llvm::enumerate(op.getInitArgs())) {
+    if (!isa<BaseMemRefType>(init.getType()))
+      continue;
+    auto it = tiles.find(init);
+    if (it == tiles.end() || !yield || j >= yield->getNumOperands())
+      continue;
+    Tile t0 = it->second;
+    Value arg = op.getBody()->getArgument(numIVs + j);
+    Value yielded = yield->getOperand(j);
+    bool same = yielded == arg;
+    int k = -1;
+    bool allMoved = true, noneMoved = true;
+    for (unsigned h0 : t0.handles) {
+      int at = -1;
+      for (auto [kk, f] : llvm::enumerate(inits))
+        if (f.h == int(h0))
+          at = kk;
+      if (at < 0) {
+        allMoved = false;
+        continue;
+      }
+      noneMoved = false;
+      if (k >= 0 && k != at)
+        allMoved = false;
+      k = at;
+    }
+    ArgDef &def = args[numIVs + j];
+    if (noneMoved && same) {
+      def.tileOf = t0.handles;
+      tileResultOf[j] = t0.handles;
+    } else if (allMoved && k >= 0 &&
+               (same || stageOfTile(yielded) == yield->getOperand(k))) {
+      def.tileOfArg = numIVs + k;
+      tileResultArg[j] = k;
+    } else {
+      continue;
+    }
+    def.tilePayload = t0.payload;
+    tileResultPayload[j] = t0.payload;
+  }
   RegionContext ctx{RegionKind::ForBody, op};
   RegionResult body = walkRegion(op.getRegion(), ctx, args);
   for (const Change &c : body.effect)
     if (c.status != Status::Live && !poisoned[c.h])
       reportLoopRelease(c.h, ctx);
   defineCarriedResults(op->getResults(), {&body}, inits);
+  for (auto [j, result] : llvm::enumerate(op->getResults())) {
+    if (!tileResultPayload[j])
+      continue;
+    Tile tile{tileResultOf[j], tileResultPayload[j]};
+    if (tileResultArg[j] >= 0) {
+      int h = lookup(op->getResult(tileResultArg[j]));
+      tile.handles.clear();
+      if (h >= 0)
+        tile.handles.push_back(h);
+    }
+    if (!tile.handles.empty())
+      tiles[result] = tile;
+  }
 }
 
 void Checker::visitWhile(scf::WhileOp op) {
@@ -1456,6 +1674,7 @@ void Checker::visitExecuteRegion(scf::ExecuteRegionOp op) {
       walkRegion(op.getRegion(), {RegionKind::ExecuteRegion, op}, {});
   apply(result.effect);
   defineCarriedResults(op->getResults(), {&result});
+  defineTileResults(op->getResults(), {&result});
 }
 
 void Checker::visitScoped(Operation *op, Value pipeline, Region &body,
@@ -1531,6 +1750,165 @@ void Checker::reportEscape(unsigned h, Operation *op) {
   poisoned[h] = true;
 }
 
+/// The sub-stage barrier a signal of `op` on a stage of `type` arrives on,
+/// or -1 if the op does not arrive.
+static int signalSubStage(Operation *op, StageType type) {
+  if (type.isConsumer()) {
+    if (isa<ArriveOp, ReleaseMmaOp>(op))
+      return 0;
+    if (auto r = dyn_cast<ReleaseNoStepOp>(op))
+      return r.getSubStage();
+    if (auto r = dyn_cast<ReleaseOp>(op))
+      return isTileStage(type) ? -1 : int(r.getSubStage());
+    if (isa<ConsumeOp>(op))
+      return isa<TilePipelineType>(op->getOperand(0).getType()) ? -1 : 0;
+    return -1;
+  }
+  if (isa<ArriveOp, CommitMmaOp, CommitOp, ExpectTxOp>(op))
+    return 0;
+  return -1;
+}
+
+/// Two signals of one thread on one producer stage that are a mistake:
+/// anything then commit (which arrives again, like a plain consumer's
+/// release), and arrive twice. (expect_tx beside another arrival, or a
+/// tcgen05.commit per batch of MMAs, may be meant for a count of 2: the
+/// arrival counts of pipeline-verify-protocol judge those.)
+static bool producerRepeats(Operation *first, Operation *second) {
+  if (isa<CommitOp>(second))
+    return true;
+  return isa<ArriveOp>(first) && isa<ArriveOp>(second);
+}
+
+/// The innermost block that contains both ops.
+static Block *commonBlockOf(Operation *a, Operation *b) {
+  for (Block *block = a->getBlock(); block;) {
+    if (block->findAncestorOpInBlock(*b))
+      return block;
+    Operation *parent = block->getParentOp();
+    block = parent ? parent->getBlock() : nullptr;
+  }
+  return nullptr;
+}
+
+/// True when `second` runs after `first` whenever `first` runs, or
+/// `first` runs before `second` whenever `second` runs: one of them sits in
+/// the block that holds both, the other at most under conditions (scf.if,
+/// scf.index_switch) there, not in a loop. `path` names the condition under
+/// which the nested one runs.
+static bool runsAfter(Operation *first, Operation *second, std::string &path) {
+  Block *block = commonBlockOf(first, second);
+  if (!block)
+    return false;
+  Operation *a = block->findAncestorOpInBlock(*first);
+  Operation *b = block->findAncestorOpInBlock(*second);
+  if (!a || !b || a == b || !a->isBeforeInBlock(b))
+    return false;
+  if (a != first && b != second)
+    return false; // both conditional: the conditions may exclude each other
+  Operation *nested = a != first ? first : (b != second ? second : nullptr);
+  if (!nested)
+    return true;
+  Operation *outer = a != first ? a : b;
+  for (Operation *op = nested; op != outer; op = op->getParentOp()) {
+    Operation *parent = op->getParentOp();
+    if (!op->getBlock()->isEntryBlock() ||
+        !isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(parent))
+      return false;
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(outer)) {
+    path = ifOp.getThenRegion().isAncestor(nested->getParentRegion())
+               ? "when the scf.if condition is true"
+               : "when the scf.if condition is false";
+  } else if (auto sw = dyn_cast<scf::IndexSwitchOp>(outer)) {
+    path = "in the default case of the scf.index_switch";
+    for (auto [k, region] : llvm::enumerate(sw.getCaseRegions()))
+      if (region.isAncestor(nested->getParentRegion()))
+        path = "in case " + std::to_string(sw.getCases()[k]) +
+               " of the scf.index_switch";
+  }
+  return true;
+}
+
+/// A second signal of one thread on the barrier of stage `h`: on some path
+/// the thread arrives twice. Exclusive branches (a lane-guarded arrive in
+/// each branch of an scf.if) are not a repetition.
+void Checker::checkRepeatedSignal(unsigned h, Operation *op, StageType type) {
+  int sub = signalSubStage(op, type);
+  if (sub < 0 || poisoned[h])
+    return;
+  for (Operation *prior : signalOps[h]) {
+    if (signalSubStage(prior, type) != sub)
+      continue;
+    if (type.isProducer() && !producerRepeats(prior, op))
+      continue;
+    std::string path;
+    // The exit of a consume region runs after everything in it.
+    Operation *at =
+        isa<ConsumeOp>(op) ? op->getRegion(0).front().getTerminator() : op;
+    if (!runsAfter(prior, at, path))
+      continue;
+    bool producer = type.isProducer();
+    StringRef name = isa<ConsumeOp>(op) ? StringRef("the pipeline.consume exit")
+                                        : op->getName().getStringRef();
+    auto diag = error(op) << "double signal: " << name << " arrives on the "
+                          << (producer ? "full" : "empty")
+                          << " barrier of this "
+                          << (producer ? "producer" : "consumer")
+                          << " stage, which was already arrived on";
+    SmallVector<std::string> why;
+    if (!path.empty())
+      why.push_back(path);
+    if (isa<ReleaseOp>(op))
+      why.push_back("end it with release_without_signal");
+    else if (isa<ConsumeOp>(op))
+      why.push_back("use pipeline.consume_explicit");
+    else if (isa<CommitOp>(op))
+      why.push_back("end it with release or step");
+    if (!why.empty())
+      diag << " (" << llvm::join(why, "; ") << ")";
+    diag.attachNote(prior->getLoc()) << "first arrival here";
+    if (info[h].loc != op->getLoc())
+      noteOrigin(diag, h);
+    poisoned[h] = true;
+    return;
+  }
+  signalOps[h].push_back(op);
+}
+
+/// Ops that step a role without a handle (consumer_step, producer_step,
+/// *_signal_and_step, drain_producer) while a handle of that role is held:
+/// the handle's own release steps again.
+void Checker::checkStepWhileHeld(Operation *op) {
+  Role role;
+  if (isa<ConsumerStepOp, ConsumerSignalAndStepOp>(op))
+    role = Role::consumer;
+  else if (isa<ProducerStepOp, ProducerSignalAndStepOp, DrainProducerOp>(op))
+    role = Role::producer;
+  else
+    return;
+  Value root = rootOf(op->getOperand(0));
+  int key = keyFor(root, role);
+  for (unsigned other : liveByKey[key]) {
+    if (poisoned[other] || !isLive(other))
+      continue;
+    StringRef name = stringifyRole(role);
+    auto diag = error(op) << op->getName() << " steps the " << name
+                          << " of this pipeline while a " << name
+                          << " stage of it is held: the stage's release "
+                             "steps again, so the "
+                          << name
+                          << " skips a stage and its next wait uses the wrong "
+                             "stage and phase (hang)";
+    if (Operation *owner = info[other].owner)
+      diag.attachNote(owner->getLoc()) << "region that holds the stage";
+    else
+      noteOrigin(diag, other);
+    poisoned[other] = true;
+    return;
+  }
+}
+
 void Checker::reportDoubleSignal(unsigned h, Operation *op) {
   auto diag = error(op);
   if (isa<ConsumeOp>(op))
@@ -1560,9 +1938,31 @@ void Checker::finishFunction() {
       familySignalled[find(h)] = 1;
   for (const Pending &p : pendingSignals) {
     unsigned h = p.h;
+    bool producer =
+        isa<ProduceOp>(p.op) ||
+        (!isa<ConsumeOp, ConsumeExplicitOp>(p.op) &&
+         cast<StageType>(p.op->getOperand(0).getType()).isProducer());
+    auto &rootSignalled =
+        producer ? producerRootSignalled : consumerRootSignalled;
     if (poisoned[h] || familySignalled[find(h)] || !info[h].root ||
-        consumerRootSignalled.contains(info[h].root.getAsOpaquePointer()))
+        rootSignalled.contains(info[h].root.getAsOpaquePointer()))
       continue;
+    if (producer) {
+      auto diag = error(p.op) << "missing signal: nothing arrives on the "
+                                 "full barrier of ";
+      if (isa<ProduceOp>(p.op))
+        diag << "the stage of this pipeline.produce region";
+      else
+        diag << "this producer stage before " << p.op->getName();
+      diag << ", so the consumer waits on it forever (a producer's "
+              "release, step and produce exit only step: signal with "
+              "pipeline.arrive, pipeline.expect_tx and the TMA loads on "
+              "pipeline.mbar, pipeline.commit_mma, or end the stage with "
+              "pipeline.commit)";
+      if (info[h].loc != p.op->getLoc())
+        noteOrigin(diag, h);
+      continue;
+    }
     auto diag = error(p.op) << "missing signal: nothing arrives on the empty "
                                "barrier of ";
     if (isa<ConsumeExplicitOp, ConsumeOp>(p.op))
@@ -1590,6 +1990,8 @@ void Checker::analyzeFunction(FunctionOpInterface fn) {
   evidence.clear();
   lastConsume.clear();
   lastArrive.clear();
+  signalOps.clear();
+  producerRootSignalled.clear();
   parent.clear();
   stamp.clear();
   stampCounter = 0;

@@ -1,11 +1,12 @@
 //===- VerifyProtocol.cpp - pipeline-verify-protocol pass -------*- C++ -*-===//
 //
-// Runs the protocol checks of Analysis/ (today: collective initialization)
-// and fails on any error. The IR is left unchanged.
+// Runs the protocol checks of Analysis/ (collective initialization, arrival
+// counts, expect_tx bytes, trip counts, drain at exit) and fails on any
+// error. The IR is left unchanged.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipeline/Dialect/Pipeline/Analysis/PipelineInit.h"
+#include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
 #include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
 
 namespace pmlir {
@@ -21,7 +22,7 @@ struct VerifyProtocolPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(pmlir::verifyPipelineInit(getOperation())))
+    if (failed(pmlir::verifyPipelineProtocol(getOperation())))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

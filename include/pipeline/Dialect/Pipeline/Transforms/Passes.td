@@ -26,9 +26,14 @@ def PipelineVerifyLinearity : Pass<"pipeline-verify-linearity"> {
        `pmlir::StageUseOpInterface` is an error;
     4. at most one outstanding stage per (pipeline, role) on any path, and
        `produce` / `consume` regions own their stage;
-    5. no double signal (`arrive` then `release` on a consumer stage) and
-       no missing signal (a stage ended without any visible arrival on its
-       barrier).
+    5. no double signal (two arrivals of one thread on one stage's barrier
+       where one runs whenever the other does: `arrive` then `release` on a
+       plain consumer stage, `arrive` twice, a lane-guarded arrive then an
+       unguarded one, `arrive` then `commit` on a producer stage), no
+       missing signal (a consumer or producer stage ended without any
+       visible arrival on its barrier), and no handle-free step
+       (`consumer_step`, `producer_step`, `*_signal_and_step`,
+       `drain_producer`) while a handle of that role is held.
 
     Run it first in any lowering pipeline: the lowering assumes a linear
     use of the handles. docs/verifier.md describes every rule with an
@@ -53,13 +58,36 @@ def PipelineVerifyProtocol : Pass<"pipeline-verify-protocol"> {
   let summary = "check the barrier protocol of every pipeline";
   let description = [{
     Checks what a pipeline needs beyond its handles' linearity, where a
-    mistake hangs the kernel without any other sign. Today:
+    mistake hangs the kernel or corrupts its data without any other sign:
 
     1. initialization (`pmlir::verifyPipelineInit`,
        `Analysis/PipelineInit.h`): every `pipeline.create` has exactly one
        `pipeline.init_mbars`, in the function's entry block (executed by
        every thread: it ends with a CTA or cluster barrier), before every
        other use of the pipeline.
+
+    Once that holds (`pmlir::verifyPipelineProtocol`,
+    `Analysis/ProtocolChecks.h`), where the IR determines the answer:
+
+    2. arrival counts: with the block size known (`known_block_size`,
+       `nvvm.reqntid` / `maxntid`, a constant `gpu.launch`), the threads
+       that signal each `full` and `empty` barrier per phase, given by the
+       warp-role and lane conditions around the signals (thread and lane
+       ids, `nvvm.elect.sync`, the cluster rank) and by where the signals
+       land (`cta_group`, `release_ctas`), are the counts of `init_mbars`;
+    3. `expect_tx`: the bytes a producer stage arms equal the bytes of the
+       `nvgpu.tma.async.load`s completing on its barrier (multicast
+       included);
+    4. trip counts: the producer and the consumer move the same number of
+       items, where the loops around them prove otherwise;
+    5. drain: when the CTAs signal each other (`cta_group = 2`,
+       `release_ctas > 1`, a multicast load, `nvvm.mapa`), the producer
+       reaches the kernel exit only through `pipeline.drain_producer` or a
+       cluster barrier, on every path.
+
+    Where the IR does not determine the answer (an unknown block size, a
+    data-dependent condition, a loop without constant trip count, ...) the
+    checks say nothing: every diagnostic is a real mistake on some path.
 
     The lowering pipelines (`pipeline-lower-to-nvvm`,
     `pipeline-lower-to-binary`) and `pipeline-compile` run it after

@@ -1,0 +1,51 @@
+//===- ProtocolChecks.h - static barrier protocol checks --------*- C++ -*-===//
+//
+// The barrier-protocol checks of `pipeline-verify-protocol`, usable without
+// the pass. Each check proves a property where the IR determines it and
+// stays silent where it does not: a diagnostic is always a real mistake on
+// some path. The rules, with the hang or corruption each one prevents, are
+// in docs/verifier.md ("The protocol pass").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_DIALECT_PIPELINE_ANALYSIS_PROTOCOLCHECKS_H
+#define PIPELINE_DIALECT_PIPELINE_ANALYSIS_PROTOCOLCHECKS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+namespace pmlir {
+
+/// Arrival counts: where the kernel's block size is known and the threads
+/// that signal a pipeline's barriers are given by warp-role and lane
+/// conditions (thread and lane ids, nvvm.elect.sync, the cluster rank), the
+/// arrivals per phase on its `full` (producer) and `empty` (consumer)
+/// barriers, counted in every CTA that waits on them (with the signals of
+/// the other CTAs of a pair or multicast group that reach it), equal the
+/// counts of its `pipeline.init_mbars`.
+mlir::LogicalResult verifyArrivalCounts(mlir::Operation *root);
+
+/// expect_tx: the bytes a producer stage arms (`bytes(%n)` with a constant
+/// `%n`, or a tile pipeline's default) equal the bytes of the
+/// `nvgpu.tma.async.load`s that complete on that stage's barrier, counting
+/// multicast loads of the other CTAs of the mask.
+mlir::LogicalResult verifyExpectTxBytes(mlir::Operation *root);
+
+/// Trip counts: the producer and the consumer of a pipeline move the same
+/// number of items, where the loops around their stages prove otherwise.
+mlir::LogicalResult verifyTripCounts(mlir::Operation *root);
+
+/// Drain: a pipeline whose CTAs signal each other (cta_group = 2,
+/// release_ctas > 1, a remote arrival or a multicast TMA) has its producer
+/// reach the kernel exit only through `pipeline.drain_producer` or a
+/// cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait).
+mlir::LogicalResult verifyDrainAtExit(mlir::Operation *root);
+
+/// Everything `pipeline-verify-protocol` checks: the collective
+/// initialization (verifyPipelineInit), then, if that holds, the checks
+/// above. Returns failure if any reported an error.
+mlir::LogicalResult verifyPipelineProtocol(mlir::Operation *root);
+
+} // namespace pmlir
+
+#endif // PIPELINE_DIALECT_PIPELINE_ANALYSIS_PROTOCOLCHECKS_H

@@ -1,0 +1,1342 @@
+//===- ProtocolChecks.cpp - static barrier protocol checks ----------------===//
+//
+// The checks of `pipeline-verify-protocol` beyond initialization
+// (docs/verifier.md, "The protocol pass"). Each check proves its property
+// only where the IR determines it, and says nothing otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
+#include "pipeline/Dialect/Pipeline/Analysis/PipelineInit.h"
+
+#include "ProtocolUtils.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+
+using namespace mlir;
+using namespace pmlir;
+using namespace pmlir::protocol;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Kind { Full, Empty };
+} // namespace
+
+static unsigned roleIndex(Kind kind) { return kind == Kind::Full ? 0 : 1; }
+
+/// True for a pipeline, tile pipeline or stage type of a tile pipeline.
+static bool isTileType(Type type) {
+  if (auto stage = dyn_cast<StageType>(type))
+    type = stage.getPipeline();
+  return isa<TilePipelineType>(type);
+}
+
+/// True when every use of a barrier group (the first result of
+/// pipeline.mbar / producer_mbar / consumer_mbar) only names the barrier
+/// for a TMA transaction (nvgpu.tma.async.load, or a pointer from
+/// nvgpu.mbarrier.get taken to nvvm.cp.async.bulk.tensor, possibly through
+/// casts and nvvm.mapa): none of them arrives on it.
+static bool onlyTransactionUses(Value group) {
+  SmallVector<Value> work{group};
+  unsigned guard = 0;
+  while (!work.empty()) {
+    if (++guard > 256)
+      return false;
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user)) {
+        if (use.get() != load.getBarriers())
+          return false;
+        continue;
+      }
+      if (isa<nvgpu::MBarrierGetOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      StringRef name = user->getName().getStringRef();
+      if (name == "llvm.inttoptr" || name == "llvm.ptrtoint" ||
+          name == "llvm.addrspacecast" || name == "nvvm.mapa" ||
+          name == "arith.index_cast" || name == "arith.index_castui") {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      // The barrier operand of a bulk tensor copy into shared memory
+      // (complete_tx only).
+      if (name == "nvvm.cp.async.bulk.tensor.shared.cluster.global") {
+        // Operand 0 is the destination, 1 the tensor map, 2 the barrier.
+        if (use.getOperandNumber() != 2)
+          return false;
+        continue;
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The position of every op of a kernel in a pre-order walk (for choosing
+/// the first op of a set in program order).
+static DenseMap<Operation *, unsigned> walkOrder(Region *kernel) {
+  DenseMap<Operation *, unsigned> order;
+  kernel->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { order[op] = order.size(); });
+  return order;
+}
+
+static std::string plural(int64_t n, StringRef word) {
+  std::string s = std::to_string(n) + " " + word.str();
+  if (n != 1)
+    s += "s";
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Rule 1: arrival counts
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One signal on a barrier kind, attributed to the visit (the end of a
+/// stage, a scoped region, a signal_and_step) during which it happens.
+struct Signal {
+  Operation *op;   // the signalling op (a consume op: its exit)
+  Operation *site; // the visit
+  int64_t mult = 1;
+  enum class Weight { Thread, Warp, Elect } weight = Weight::Thread;
+  Value elect;
+  /// Where it lands, relative to the signalling CTA.
+  enum class Target { Own, Group, Leader } target = Target::Own;
+  bool leaderOnly = false; // expect_tx of a CTA pair: the peer's is a no-op
+};
+
+struct Counted {
+  SmallVector<Operation *> sites;
+  SmallVector<Signal> signals;
+  SmallVector<Operation *> waiters;
+};
+
+class ArrivalChecker {
+public:
+  ArrivalChecker(PipelineUses &p, Kind kind) : p(p), kind(kind) {}
+  /// Checks one barrier kind of one pipeline; true if an error was
+  /// reported.
+  bool run();
+
+private:
+  bool collect();
+  bool addStage(Value v);
+  Signal::Target consumerThreadTarget(Type type) const;
+  void addSignal(Operation *op, Operation *site, int64_t mult);
+  std::string describe(ThreadModel &model, const Signal &s, unsigned r,
+                       ArrayRef<Operation *> chosen, int64_t &total);
+  std::string barrierPlace(unsigned r) const;
+
+  PipelineUses &p;
+  Kind kind;
+  Counted c;
+  unsigned groupSize = 1;
+};
+
+} // namespace
+
+Signal::Target ArrivalChecker::consumerThreadTarget(Type type) const {
+  PipelineType t = p.type;
+  if (t.getCtaGroup() == 2)
+    return isTileType(type) ? Signal::Target::Group : Signal::Target::Leader;
+  if (t.getReleaseCtas() > 1)
+    return Signal::Target::Group;
+  return Signal::Target::Own;
+}
+
+void ArrivalChecker::addSignal(Operation *op, Operation *site, int64_t mult) {
+  Signal s;
+  s.op = op;
+  s.site = site;
+  s.mult = mult;
+  PipelineType t = p.type;
+  if (auto commit = dyn_cast<CommitMmaOp>(op)) {
+    s.weight = commit.getElect() ? Signal::Weight::Elect : Signal::Weight::Warp;
+    s.elect = commit.getElect();
+    s.target =
+        t.getCtaGroup() == 2 ? Signal::Target::Group : Signal::Target::Own;
+  } else if (auto release = dyn_cast<ReleaseMmaOp>(op)) {
+    s.weight =
+        release.getElect() ? Signal::Weight::Elect : Signal::Weight::Warp;
+    s.elect = release.getElect();
+    s.target = (t.getCtaGroup() == 2 || t.getReleaseCtas() > 1)
+                   ? Signal::Target::Group
+                   : Signal::Target::Own;
+  } else if (kind == Kind::Full) {
+    s.target = Signal::Target::Own;
+    s.leaderOnly = isa<ExpectTxOp>(op) && t.getCtaGroup() == 2;
+  } else {
+    s.target = consumerThreadTarget(op->getOperand(0).getType());
+  }
+  c.signals.push_back(s);
+}
+
+/// Adds the visits and signals of stage value `v`; false when they cannot
+/// be counted.
+bool ArrivalChecker::addStage(Value v) {
+  Operation *scoped = nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(owner))
+      scoped = owner;
+  }
+  SmallVector<Operation *> signals, consumers;
+  bool passedOn = false;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto iface = dyn_cast<StageUseOpInterface>(user)) {
+      if (iface.consumesStage(use)) {
+        consumers.push_back(user);
+        if (isa<CommitOp>(user) ||
+            (isa<ReleaseOp>(user) && kind == Kind::Empty &&
+             !isTileType(v.getType())))
+          signals.push_back(user);
+        continue;
+      }
+      if (isa<IndexOp, PayloadOp>(user))
+        continue;
+      if (isa<MbarOp>(user)) {
+        if (!onlyTransactionUses(user->getResult(0)))
+          return false;
+        continue;
+      }
+      if (isa<ArriveOp, ExpectTxOp, CommitMmaOp, ReleaseMmaOp, ReleaseNoStepOp>(
+              user)) {
+        signals.push_back(user);
+        continue;
+      }
+      return false;
+    }
+    if (isa<scf::YieldOp, scf::ConditionOp, scf::ForOp, scf::WhileOp,
+            BranchOpInterface>(user)) {
+      passedOn = true;
+      continue;
+    }
+    return false;
+  }
+  if (scoped) {
+    if (!consumers.empty() || passedOn)
+      return false;
+    c.sites.push_back(scoped);
+    Block *body = &scoped->getRegion(0).front();
+    for (Operation *s : signals) {
+      std::optional<int64_t> mult = multiplicity(s, body);
+      if (!mult)
+        return false;
+      addSignal(s, scoped, *mult);
+    }
+    if (isa<ConsumeOp>(scoped) && !isTileType(scoped->getOperand(0).getType()))
+      addSignal(scoped, scoped, 1);
+    return true;
+  }
+  // Signals before a hand-over (a yield, a branch) belong to a release
+  // elsewhere: not attributed here.
+  if (passedOn && !signals.empty())
+    return false;
+  if (consumers.empty())
+    return signals.empty();
+  for (Operation *site : consumers) {
+    c.sites.push_back(site);
+    for (Operation *s : signals) {
+      if (s == site) {
+        addSignal(s, site, 1);
+        continue;
+      }
+      if (llvm::is_contained(consumers, s))
+        continue;
+      Operation *ancestor = site->getBlock()->findAncestorOpInBlock(*s);
+      if (ancestor && ancestor->isBeforeInBlock(site)) {
+        std::optional<int64_t> mult = multiplicity(s, site->getBlock());
+        if (!mult)
+          return false;
+        addSignal(s, site, *mult);
+        continue;
+      }
+      if (!exclusive(s, site))
+        return false;
+    }
+  }
+  return true;
+}
+
+bool ArrivalChecker::collect() {
+  unsigned role = roleIndex(kind);
+  if (p.untraced[role])
+    return false;
+  if ((kind == Kind::Full ? p.type.getProducerSubStages()
+                          : p.type.getConsumerSubStages()) != 1)
+    return false;
+  for (Operation *user : p.users) {
+    bool full = kind == Kind::Full;
+    if (full ? isa<ProducerStepOp>(user) : isa<ConsumerStepOp>(user))
+      return false;
+    if (full ? isa<ProducerMbarOp>(user) : isa<ConsumerMbarOp>(user))
+      if (!onlyTransactionUses(user->getResult(0)))
+        return false;
+    if (full ? isa<ProducerSignalAndStepOp>(user)
+             : isa<ConsumerSignalAndStepOp>(user)) {
+      c.sites.push_back(user);
+      addSignal(user, user, 1);
+    }
+    bool waits =
+        full ? isa<AcquireConsumerOp, WaitOp, ConsumeOp, ConsumeExplicitOp,
+                   WaitProducerOp, WaitProducerIfNeededOp, TryWaitProducerOp,
+                   TryAcquireConsumerOp, ConsumerSignalAndStepOp>(user)
+             : isa<AcquireProducerOp, AcquireOp, ProduceOp, WaitConsumerOp,
+                   WaitConsumerIfNeededOp, TryWaitConsumerOp,
+                   TryAcquireProducerOp, ProducerSignalAndStepOp,
+                   DrainProducerOp>(user);
+    if (waits)
+      c.waiters.push_back(user);
+  }
+  for (Value v : p.stages[role])
+    if (!addStage(v))
+      return false;
+  return true;
+}
+
+std::string ArrivalChecker::barrierPlace(unsigned r) const {
+  if (p.type.getCtaGroup() == 2)
+    return r % 2 == 0 ? " of the leader CTA" : " of the peer CTA";
+  return "";
+}
+
+/// Describes what signal `s` contributes to the barrier of CTA `r` (adds
+/// the number of arrivals to `total`); empty if nothing.
+std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
+                                     unsigned r, ArrayRef<Operation *> chosen,
+                                     int64_t &total) {
+  const ThreadSpace &sp = model.space();
+  const llvm::BitVector *ex = model.exec(s.op);
+  const ThreadModel::Vals *elect =
+      s.weight == Signal::Weight::Elect ? model.eval(s.elect) : nullptr;
+  unsigned base = r - r % groupSize;
+  // Per source CTA: the number of arriving threads in each warp.
+  std::vector<std::map<unsigned, int64_t>> perCta(groupSize);
+  for (unsigned y = base; y < base + groupSize; ++y) {
+    if (s.leaderOnly && y % 2 != 0)
+      continue;
+    bool reaches = s.target == Signal::Target::Group ||
+                   (s.target == Signal::Target::Own && y == r) ||
+                   (s.target == Signal::Target::Leader && r == (y & ~1u));
+    if (!reaches)
+      continue;
+    for (unsigned t = 0; t < sp.threads; ++t) {
+      unsigned i = sp.point(y, t);
+      // Each thread's arrivals of one visit: those of its first visit.
+      if (!ex->test(i) || chosen[i] != s.site)
+        continue;
+      if (s.weight == Signal::Weight::Elect && !((*elect)[i] & 1))
+        continue;
+      if (s.weight == Signal::Weight::Warp) {
+        unsigned first = t - t % 32;
+        bool lowest = true;
+        for (unsigned u = first; u < t; ++u)
+          lowest &= !ex->test(sp.point(y, u));
+        if (!lowest)
+          continue;
+      }
+      perCta[y - base][t / 32] += 1;
+    }
+  }
+  auto shape = [&](const std::map<unsigned, int64_t> &warps,
+                   int64_t &count) -> std::string {
+    count = 0;
+    int64_t lanes = -1;
+    bool uniform = true;
+    for (auto [w, n] : warps) {
+      count += n;
+      if (lanes >= 0 && lanes != n)
+        uniform = false;
+      lanes = n;
+    }
+    if (count == 0)
+      return "";
+    bool mma = isa<CommitMmaOp, ReleaseMmaOp>(s.op);
+    std::string text;
+    if (mma)
+      text = plural(count, "warp") + (count == 1 ? " commits" : " commit") +
+             " (tcgen05.commit)";
+    else if (count == 1)
+      text = "1 thread arrives";
+    else if (uniform)
+      text = plural(warps.size(), "warp") + " x " + plural(lanes, "lane") +
+             " arrive";
+    else
+      text = std::to_string(count) + " threads arrive";
+    if (!mma) {
+      if (isa<ExpectTxOp>(s.op))
+        text += " with expect_tx";
+      else if (isa<CommitOp>(s.op))
+        text += " (commit)";
+      else if (isa<ReleaseOp>(s.op))
+        text += " (release)";
+      else if (isa<ReleaseNoStepOp>(s.op))
+        text += " (release_no_step)";
+      else if (isa<ConsumeOp>(s.op))
+        text += " (exit of pipeline.consume)";
+      else if (isa<ProducerSignalAndStepOp, ConsumerSignalAndStepOp>(s.op))
+        text += " (" + s.op->getName().stripDialect().str() + ")";
+    }
+    if (s.mult != 1)
+      text += " " + std::to_string(s.mult) + " times per stage";
+    return text;
+  };
+  SmallVector<std::string> parts;
+  SmallVector<unsigned> from;
+  for (unsigned j = 0; j < groupSize; ++j) {
+    int64_t count = 0;
+    std::string text = shape(perCta[j], count);
+    if (count == 0)
+      continue;
+    total += count * s.mult;
+    parts.push_back(text);
+    from.push_back(base + j);
+  }
+  if (parts.empty())
+    return "";
+  if (groupSize == 1)
+    return parts.front();
+  if (parts.size() > 1 && llvm::all_equal(parts))
+    return parts.front() + " in each of " + std::to_string(parts.size()) +
+           " CTAs";
+  std::string out;
+  for (auto [k, text] : llvm::enumerate(parts)) {
+    if (k)
+      out += ", ";
+    out += text;
+    unsigned y = from[k];
+    if (p.type.getCtaGroup() == 2)
+      out += y == r ? " in this CTA"
+                    : (y % 2 == 0 ? " in the leader CTA" : " in the peer CTA");
+    else
+      out += y == r ? " in this CTA"
+                    : " in CTA " + std::to_string(y - base) + " of the group";
+  }
+  return out;
+}
+
+bool ArrivalChecker::run() {
+  if (!p.init)
+    return false;
+  std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
+  if (!block)
+    return false;
+  if (!collect() || c.sites.empty() || c.signals.empty())
+    return false;
+  PipelineType t = p.type;
+  groupSize = std::max(t.getCtaGroup(), t.getReleaseCtas());
+  ThreadSpace sp;
+  sp.block = *block;
+  sp.threads = (*block)[0] * (*block)[1] * (*block)[2];
+  sp.ranks = 2 * groupSize;
+  ThreadModel model(p.kernel, sp);
+  unsigned n = sp.size();
+  unsigned g = groupSize;
+
+  // Per visit, per point: the arrivals it gives to each CTA of its group.
+  DenseMap<Operation *, std::vector<int64_t>> rows;
+  for (Operation *site : c.sites) {
+    if (!model.exec(site))
+      return false;
+    rows[site].assign(size_t(n) * g, 0);
+  }
+  for (const Signal &s : c.signals) {
+    const llvm::BitVector *ex = model.exec(s.op);
+    if (!ex)
+      return false;
+    // Whether a visit signals must be decided by the thread alone: a
+    // condition like a loop counter between the visit and its signal makes
+    // the count differ between phases.
+    Block *visitBlock = isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(s.site)
+                            ? &s.site->getRegion(0).front()
+                            : s.site->getBlock();
+    if (s.op != s.site && !model.decided(s.op, visitBlock))
+      return false;
+    const ThreadModel::Vals *elect = nullptr;
+    if (s.weight == Signal::Weight::Elect && !(elect = model.eval(s.elect)))
+      return false;
+    std::vector<int64_t> &row = rows[s.site];
+    for (unsigned y = 0; y < sp.ranks; ++y) {
+      if (s.leaderOnly && y % 2 != 0)
+        continue;
+      for (unsigned tid = 0; tid < sp.threads; ++tid) {
+        unsigned i = sp.point(y, tid);
+        if (!ex->test(i))
+          continue;
+        if (s.weight == Signal::Weight::Elect && !((*elect)[i] & 1))
+          continue;
+        if (s.weight == Signal::Weight::Warp) {
+          // One commit per warp (the lowest executing lane stands for it).
+          bool lowest = true;
+          for (unsigned u = tid - tid % 32; u < tid; ++u)
+            lowest &= !ex->test(sp.point(y, u));
+          if (!lowest)
+            continue;
+        }
+        for (unsigned j = 0; j < g; ++j) {
+          unsigned r = y - y % g + j;
+          bool reaches = s.target == Signal::Target::Group ||
+                         (s.target == Signal::Target::Own && r == y) ||
+                         (s.target == Signal::Target::Leader && r == (y & ~1u));
+          if (reaches)
+            row[size_t(i) * g + j] += s.mult;
+        }
+      }
+    }
+  }
+
+  // Every thread gives the same arrivals at each of its visits.
+  std::vector<int64_t> arrivals(sp.ranks, 0);
+  std::vector<Operation *> chosen(n, nullptr);
+  for (unsigned i = 0; i < n; ++i) {
+    const std::vector<int64_t> *first = nullptr;
+    for (Operation *site : c.sites) {
+      if (!model.exec(site)->test(i))
+        continue;
+      const std::vector<int64_t> &row = rows[site];
+      if (!first) {
+        first = &row;
+        chosen[i] = site;
+        continue;
+      }
+      if (!std::equal(row.begin() + size_t(i) * g,
+                      row.begin() + size_t(i + 1) * g,
+                      first->begin() + size_t(i) * g))
+        return false;
+    }
+    if (!first)
+      continue;
+    unsigned y = i / sp.threads;
+    for (unsigned j = 0; j < g; ++j)
+      arrivals[y - y % g + j] += (*first)[size_t(i) * g + j];
+  }
+  std::vector<char> waited(sp.ranks, 0);
+  for (Operation *w : c.waiters) {
+    const llvm::BitVector *ex = model.exec(w);
+    if (!ex)
+      return false;
+    for (unsigned i = 0; i < n; ++i)
+      if (ex->test(i))
+        waited[i / sp.threads] = 1;
+  }
+  // The enumerated ranks beyond the first group must behave alike: a
+  // kernel that singles out one cluster rank is not understood.
+  for (unsigned r = 0; r < g; ++r)
+    if (arrivals[r] != arrivals[r + g] || waited[r] != waited[r + g])
+      return false;
+
+  int64_t expected = kind == Kind::Full ? p.init.getProducerArriveCount()
+                                        : p.init.getConsumerArriveCount();
+  for (unsigned r = 0; r < g; ++r) {
+    if (!waited[r] || arrivals[r] == expected)
+      continue;
+    DenseMap<Operation *, unsigned> order = walkOrder(p.kernel);
+    SmallVector<const Signal *> sorted;
+    for (const Signal &s : c.signals)
+      sorted.push_back(&s);
+    llvm::stable_sort(sorted, [&](const Signal *a, const Signal *b) {
+      return order.lookup(a->op) < order.lookup(b->op);
+    });
+    SmallVector<std::string> parts;
+    SmallVector<Operation *> contributing;
+    int64_t total = 0;
+    for (const Signal *s : sorted) {
+      std::string text = describe(model, *s, r, chosen, total);
+      if (text.empty())
+        continue;
+      parts.push_back(text);
+      contributing.push_back(s->op);
+    }
+    Operation *at =
+        contributing.empty() ? sorted.front()->op : contributing.front();
+    bool full = kind == Kind::Full;
+    auto diag = at->emitError()
+                << "expects " << expected << " arrivals per phase on the "
+                << (full ? "full" : "empty") << " barriers" << barrierPlace(r)
+                << " of this pipeline (init_mbars "
+                << (full ? "producer " : "consumer ") << expected << "), got "
+                << arrivals[r] << ": ";
+    if (parts.empty())
+      diag << "its signals run in no thread";
+    for (auto [k, text] : llvm::enumerate(parts))
+      diag << (k ? " + " : "") << text;
+    diag.attachNote(p.init.getLoc())
+        << "arrival count set here (" << (full ? "producer" : "consumer") << " "
+        << expected << ")";
+    for (size_t k = 1; k < contributing.size(); ++k)
+      diag.attachNote(contributing[k]->getLoc()) << "also arrives here";
+    return true;
+  }
+  return false;
+}
+
+LogicalResult pmlir::verifyArrivalCounts(Operation *root) {
+  bool failed = false;
+  for (PipelineUses &p : collectPipelines(root))
+    for (Kind kind : {Kind::Full, Kind::Empty}) {
+      ArrivalChecker checker(p, kind);
+      failed |= checker.run();
+    }
+  return failure(failed);
+}
+
+//===----------------------------------------------------------------------===//
+// Rule 2: expect_tx bytes
+//===----------------------------------------------------------------------===//
+
+/// How many times `op` runs per execution of its enclosing block
+/// `ancestor`, when that is certain: only scf.for loops of constant trip
+/// count and single-run regions in between (no condition).
+static std::optional<int64_t> exactMultiplicity(Operation *op,
+                                                Block *ancestor) {
+  for (Operation *at = op; at->getBlock() != ancestor; at = at->getParentOp()) {
+    Operation *parent = at->getParentOp();
+    if (!parent || isa<scf::IfOp, scf::IndexSwitchOp>(parent))
+      return std::nullopt;
+  }
+  return multiplicity(op, ancestor);
+}
+
+/// The innermost block that contains all of `ops`.
+static Block *commonBlock(ArrayRef<Operation *> ops) {
+  Block *common = ops.front()->getBlock();
+  for (Operation *op : ops.drop_front()) {
+    while (common && !common->findAncestorOpInBlock(*op)) {
+      Operation *parent = common->getParentOp();
+      common = parent ? parent->getBlock() : nullptr;
+    }
+  }
+  return common;
+}
+
+/// Bytes of one TMA box: the descriptor's tensor memref.
+static std::optional<int64_t> boxBytes(nvgpu::TmaAsyncLoadOp load) {
+  MemRefType box = load.getTensorMapDescriptor().getType().getTensor();
+  if (!box.hasStaticShape())
+    return std::nullopt;
+  int64_t bits = box.getNumElements() * box.getElementTypeBitWidth();
+  if (bits % 8)
+    return std::nullopt;
+  return bits / 8;
+}
+
+/// The number of CTAs whose copy of a multicast load lands in each CTA of
+/// its mask: the CTAs of the mask, which all issue the same load. A mask
+/// that depends on the cluster rank must name an aligned group that
+/// contains the issuing CTA and is the same from every CTA of the group.
+static std::optional<int64_t> multicastSources(Region *kernel, Value mask) {
+  if (std::optional<int64_t> c = constantInt(mask)) {
+    int64_t n = llvm::popcount(uint64_t(*c) & 0xffff);
+    return n ? std::optional<int64_t>(n) : std::nullopt;
+  }
+  ThreadSpace sp;
+  sp.ranks = 16;
+  ThreadModel model(kernel, sp);
+  if (model.mayVary(mask))
+    return std::nullopt;
+  const ThreadModel::Vals *m = model.eval(mask);
+  if (!m)
+    return std::nullopt;
+  std::optional<int64_t> count;
+  for (unsigned y = 0; y < 16; ++y) {
+    uint64_t bits = uint64_t((*m)[y]) & 0xffff;
+    if (!(bits & (uint64_t(1) << y)))
+      return std::nullopt;
+    int64_t n = llvm::popcount(bits);
+    if (count && *count != n)
+      return std::nullopt;
+    count = n;
+    for (unsigned z = 0; z < 16; ++z)
+      if ((bits & (uint64_t(1) << z)) && (uint64_t((*m)[z]) & 0xffff) != bits)
+        return std::nullopt;
+  }
+  return count;
+}
+
+/// True when `v` is (a view of) a payload tile of stage `stage`.
+static bool isPayloadOf(Value v, Value stage) {
+  for (unsigned guard = 0; v && guard < 64; ++guard) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (auto payload = dyn_cast<PayloadOp>(def))
+      return payload.getStage() == stage;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return false;
+    v = view.getViewSource();
+  }
+  return false;
+}
+
+/// Checks the expect_tx ops of producer stage `stage`; true on error.
+static bool checkExpectTx(PipelineUses &p, Value stage) {
+  SmallVector<ExpectTxOp> arms;
+  SmallVector<MbarOp> mbars;
+  for (Operation *user : stage.getUsers()) {
+    if (auto e = dyn_cast<ExpectTxOp>(user))
+      arms.push_back(e);
+    else if (auto m = dyn_cast<MbarOp>(user))
+      mbars.push_back(m);
+  }
+  if (arms.empty())
+    return false;
+  // Another way to name the full barriers: not understood.
+  for (Operation *user : p.users)
+    if (isa<ProducerMbarOp>(user) && !user->use_empty())
+      return false;
+
+  SmallVector<nvgpu::TmaAsyncLoadOp> loads;
+  for (MbarOp m : mbars) {
+    if (m.getSubStage() != 0 || m.getBarriers().use_empty())
+      continue;
+    for (Operation *user : m.getBarriers().getUsers()) {
+      auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user);
+      if (!load || load.getBarriers() != m.getBarriers() ||
+          load.getMbarId() != m.getMbarId())
+        return false;
+      if (Value pred = load.getPredicate()) {
+        std::optional<int64_t> c = constantInt(pred);
+        if (!c || !(*c & 1))
+          return false;
+      }
+      loads.push_back(load);
+    }
+  }
+  if (loads.empty())
+    return false;
+  // A load into this stage's payload that completes elsewhere: not
+  // understood either.
+  Operation *anyOp = arms.front();
+  Region *kernel = kernelBody(anyOp);
+  bool foreign = false;
+  kernel->walk([&](nvgpu::TmaAsyncLoadOp load) {
+    if (isPayloadOf(load.getDst(), stage) && !llvm::is_contained(loads, load))
+      foreign = true;
+  });
+  if (foreign)
+    return false;
+
+  SmallVector<Operation *> all;
+  for (ExpectTxOp e : arms)
+    all.push_back(e);
+  for (nvgpu::TmaAsyncLoadOp l : loads)
+    all.push_back(l);
+  Block *common = commonBlock(all);
+  if (!common)
+    return false;
+
+  PipelineType type = p.type;
+  int64_t armed = 0;
+  std::string armedText;
+  for (ExpectTxOp e : arms) {
+    std::optional<int64_t> mult = exactMultiplicity(e, common);
+    if (!mult)
+      return false;
+    int64_t bytes;
+    if (Value n = e.getBytes()) {
+      std::optional<int64_t> c = constantInt(n);
+      if (!c)
+        return false;
+      bytes = *c;
+    } else {
+      auto tile = dyn_cast<TilePipelineType>(
+          cast<StageType>(stage.getType()).getPipeline());
+      if (!tile)
+        return false;
+      bytes = int64_t(tile.getStageBytes()) * type.getCtaGroup();
+    }
+    armed += *mult * bytes;
+  }
+  int64_t delivered = 0;
+  struct Part {
+    nvgpu::TmaAsyncLoadOp load;
+    int64_t box, sources, mult;
+  };
+  SmallVector<Part> parts;
+  for (nvgpu::TmaAsyncLoadOp load : loads) {
+    std::optional<int64_t> mult = exactMultiplicity(load, common);
+    std::optional<int64_t> box = boxBytes(load);
+    if (!mult || !box)
+      return false;
+    int64_t sources = 1;
+    if (Value mask = load.getMulticastMask()) {
+      std::optional<int64_t> n = multicastSources(kernel, mask);
+      if (!n)
+        return false;
+      sources = *n;
+    }
+    delivered += *mult * *box * sources;
+    parts.push_back({load, *box, sources, *mult});
+  }
+  if (armed == delivered)
+    return false;
+
+  ExpectTxOp first = arms.front();
+  auto diag = first.emitError()
+              << "expects the TMA loads that complete on this stage's full "
+                 "barrier to deliver the "
+              << armed << " bytes that expect_tx arms";
+  if (!first.getBytes()) {
+    auto tile =
+        cast<TilePipelineType>(cast<StageType>(stage.getType()).getPipeline());
+    diag << " (the stage's payload: " << tile.getStageBytes() << " bytes";
+    if (type.getCtaGroup() == 2)
+      diag << " x 2 CTAs of the pair";
+    diag << ")";
+  }
+  diag << ", got " << delivered << ": ";
+  // Identical loads grouped, in program order.
+  SmallVector<std::pair<std::string, int64_t>> groups;
+  for (Part &part : parts) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    MemRefType box = part.load.getTensorMapDescriptor().getType().getTensor();
+    os << part.box << " bytes (box ";
+    llvm::interleave(box.getShape(), os, "x");
+    os << "x" << box.getElementType() << ")";
+    if (part.mult != 1)
+      os << " " << part.mult << " times";
+    if (part.sources != 1)
+      os << " from each of the " << part.sources
+         << " CTAs of its multicast mask";
+    auto it = llvm::find_if(groups, [&](auto &g) { return g.first == text; });
+    if (it == groups.end())
+      groups.push_back({text, 1});
+    else
+      ++it->second;
+  }
+  for (auto [k, group] : llvm::enumerate(groups))
+    diag << (k ? " + " : "") << plural(group.second, "load") << " of "
+         << group.first;
+  if (type.getCtaGroup() == 2 &&
+      !llvm::any_of(parts, [](const Part &x) { return x.sources != 1; }))
+    diag << "; the loads of the peer CTA complete on the peer's barrier";
+  for (Part &part : parts)
+    diag.attachNote(part.load.getLoc()) << "load completing on the barrier";
+  return true;
+}
+
+LogicalResult pmlir::verifyExpectTxBytes(Operation *root) {
+  bool failed = false;
+  for (PipelineUses &p : collectPipelines(root))
+    for (Value stage : p.stages[0])
+      failed |= checkExpectTx(p, stage);
+  return failure(failed);
+}
+
+//===----------------------------------------------------------------------===//
+// Rule 3: trip counts
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A loop whose trip count is not a constant: a symbol of the item counts.
+struct LoopSymbol {
+  Value lb, ub, step;
+  bool isUnsigned;
+  bool operator==(const LoopSymbol &o) const {
+    return lb == o.lb && ub == o.ub && step == o.step &&
+           isUnsigned == o.isUnsigned;
+  }
+};
+
+/// Items moved by a role: a sum of monomials (coefficient x product of
+/// loop symbols, sorted symbol ids).
+using Poly = std::map<SmallVector<unsigned>, int64_t>;
+
+/// One visit site of a role and what its count is made of.
+struct VisitCount {
+  Operation *site;
+  Operation *outerLoop = nullptr; // outermost loop around it
+  SmallVector<unsigned> symbols;
+  int64_t coefficient = 1;
+  /// The scf.if / scf.index_switch regions it sits in.
+  SmallVector<Region *> guards;
+};
+
+class TripCounter {
+public:
+  explicit TripCounter(Region *kernel) : kernel(kernel) {}
+  std::optional<VisitCount> count(Operation *site);
+  std::string format(const Poly &poly, AsmState &state);
+  const LoopSymbol &symbol(unsigned id) const { return symbols[id]; }
+
+private:
+  unsigned symbolFor(scf::ForOp loop);
+  Region *kernel;
+  SmallVector<LoopSymbol> symbols;
+};
+
+} // namespace
+
+unsigned TripCounter::symbolFor(scf::ForOp loop) {
+  LoopSymbol sym{loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+                 loop.getUnsignedCmp()};
+  for (auto [i, other] : llvm::enumerate(symbols))
+    if (other == sym)
+      return i;
+  symbols.push_back(sym);
+  return symbols.size() - 1;
+}
+
+std::optional<VisitCount> TripCounter::count(Operation *site) {
+  VisitCount vc;
+  vc.site = site;
+  for (Operation *op = site; op->getParentRegion() != kernel;) {
+    Region *region = op->getParentRegion();
+    Operation *parent = region->getParentOp();
+    if (!parent || !op->getBlock()->isEntryBlock() || !region->hasOneBlock())
+      return std::nullopt;
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      if (std::optional<int64_t> trip = constantTripCount(loop))
+        vc.coefficient *= *trip;
+      else
+        vc.symbols.push_back(symbolFor(loop));
+      vc.outerLoop = loop;
+    } else if (isa<scf::IfOp, scf::IndexSwitchOp>(parent)) {
+      // The condition must stay the same for a thread over the loops
+      // around it (a warp role, a lane), or the count depends on it.
+      Value cond = isa<scf::IfOp>(parent)
+                       ? Value(cast<scf::IfOp>(parent).getCondition())
+                       : Value(cast<scf::IndexSwitchOp>(parent).getArg());
+      Operation *defAt = cond.getDefiningOp()
+                             ? cond.getDefiningOp()
+                             : cond.getParentBlock()->getParentOp();
+      for (Operation *loop = parent->getParentOp(); loop;
+           loop = loop->getParentOp())
+        if (isa<scf::ForOp, scf::WhileOp>(loop) && loop->isAncestor(defAt))
+          return std::nullopt;
+      vc.guards.push_back(region);
+    } else if (!isa<scf::ExecuteRegionOp, ProduceOp, ConsumeOp,
+                    ConsumeExplicitOp>(parent)) {
+      return std::nullopt;
+    }
+    op = parent;
+  }
+  llvm::sort(vc.symbols);
+  return vc;
+}
+
+static std::string operandName(Value v, AsmState &state) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (std::optional<int64_t> c = constantInt(v))
+    os << *c;
+  else
+    v.printAsOperand(os, state);
+  return s;
+}
+
+std::string TripCounter::format(const Poly &poly, AsmState &state) {
+  std::string out;
+  bool first = true;
+  for (auto &[syms, coeff] : poly) {
+    if (coeff == 0)
+      continue;
+    if (!first)
+      out += " + ";
+    first = false;
+    SmallVector<std::string> factors;
+    if (coeff != 1 || syms.empty())
+      factors.push_back(std::to_string(coeff));
+    for (unsigned id : syms) {
+      const LoopSymbol &sym = symbols[id];
+      std::string lb = operandName(sym.lb, state);
+      std::string ub = operandName(sym.ub, state);
+      std::string step = operandName(sym.step, state);
+      std::string f;
+      if (lb == "0" && step == "1")
+        f = ub;
+      else if (step == "1")
+        f = "(" + ub + " - " + lb + ")";
+      else if (lb == "0")
+        f = "ceildiv(" + ub + ", " + step + ")";
+      else
+        f = "ceildiv(" + ub + " - " + lb + ", " + step + ")";
+      factors.push_back(f);
+    }
+    out += llvm::join(factors, " x ");
+  }
+  return first ? "0" : out;
+}
+
+static void addTo(Poly &poly, const VisitCount &vc, int64_t sign) {
+  poly[vc.symbols] += sign * vc.coefficient;
+}
+
+/// True when `poly` is nonzero whenever every loop runs at least once: all
+/// its coefficients are of one sign.
+static bool definiteSign(const Poly &poly) {
+  bool pos = false, neg = false;
+  for (auto &[syms, coeff] : poly) {
+    pos |= coeff > 0;
+    neg |= coeff < 0;
+  }
+  return pos != neg;
+}
+
+/// True when the only difference is one loop over the same bounds with
+/// constant steps, one a multiple of the other: the counts differ whenever
+/// the loop with the smaller step runs more than once.
+static bool differentSteps(const Poly &prod, const Poly &cons,
+                           TripCounter &counter) {
+  if (prod.size() != 1 || cons.size() != 1)
+    return false;
+  auto &[ps, pc] = *prod.begin();
+  auto &[cs, cc] = *cons.begin();
+  if (pc != cc || pc == 0 || ps.size() != cs.size())
+    return false;
+  SmallVector<unsigned> onlyP, onlyC;
+  std::set_difference(ps.begin(), ps.end(), cs.begin(), cs.end(),
+                      std::back_inserter(onlyP));
+  std::set_difference(cs.begin(), cs.end(), ps.begin(), ps.end(),
+                      std::back_inserter(onlyC));
+  if (onlyP.size() != 1 || onlyC.size() != 1)
+    return false;
+  const LoopSymbol &a = counter.symbol(onlyP.front());
+  const LoopSymbol &b = counter.symbol(onlyC.front());
+  if (a.lb != b.lb || a.ub != b.ub || a.isUnsigned != b.isUnsigned)
+    return false;
+  std::optional<int64_t> sa = constantInt(a.step), sb = constantInt(b.step);
+  if (!sa || !sb || *sa <= 0 || *sb <= 0 || *sa == *sb)
+    return false;
+  return std::max(*sa, *sb) % std::min(*sa, *sb) == 0;
+}
+
+static bool checkTripCounts(PipelineUses &p) {
+  SmallVector<Operation *> sites[2];
+  for (Operation *user : p.users) {
+    if (isa<AcquireProducerOp, AcquireOp, ProduceOp, ProducerSignalAndStepOp,
+            ProducerStepOp>(user))
+      sites[0].push_back(user);
+    else if (isa<AcquireConsumerOp, WaitOp, ConsumeOp, ConsumeExplicitOp,
+                 ConsumerSignalAndStepOp, ConsumerStepOp>(user))
+      sites[1].push_back(user);
+  }
+  if (sites[0].empty() || sites[1].empty())
+    return false;
+  TripCounter counter(p.kernel);
+  Poly polys[2];
+  SmallVector<VisitCount> counts[2];
+  for (unsigned role = 0; role < 2; ++role) {
+    for (Operation *site : sites[role]) {
+      std::optional<VisitCount> vc = counter.count(site);
+      if (!vc)
+        return false;
+      // Every visit of a role must be made by the same threads: sites
+      // under different conditions may be taken by different threads, or
+      // by one thread in turn.
+      if (!counts[role].empty() && counts[role].front().guards != vc->guards)
+        return false;
+      addTo(polys[role], *vc, 1);
+      counts[role].push_back(*vc);
+    }
+  }
+  Poly diff = polys[0];
+  for (auto &[syms, coeff] : polys[1])
+    diff[syms] -= coeff;
+  for (auto it = diff.begin(); it != diff.end();)
+    it = it->second == 0 ? diff.erase(it) : std::next(it);
+  for (Poly &poly : polys)
+    for (auto it = poly.begin(); it != poly.end();)
+      it = it->second == 0 ? poly.erase(it) : std::next(it);
+  if (diff.empty())
+    return false;
+  bool steps = false;
+  if (!definiteSign(diff)) {
+    steps = differentSteps(polys[0], polys[1], counter);
+    if (!steps)
+      return false;
+  }
+
+  Operation *funcOp = p.kernel->getParentOp();
+  AsmState state(funcOp);
+  std::string made = counter.format(polys[0], state);
+  std::string taken = counter.format(polys[1], state);
+  auto diag = p.create.emitError()
+              << "expects the producer and the consumer of this pipeline to "
+                 "move the same number of items, got: the producer makes "
+              << made << (made == "1" ? " item" : " items")
+              << ", the consumer takes " << taken;
+  if (steps) {
+    diag << ": over the same bounds with different steps, they differ "
+            "whenever the loop with the smaller step runs more than once";
+  } else {
+    bool consumerWaits = false;
+    for (auto &[syms, coeff] : diff)
+      consumerWaits = coeff < 0;
+    if (consumerWaits)
+      diag << ": the consumer waits for the rest forever";
+    else
+      diag << ": the rest are never consumed, and the producer waits for "
+              "their stages to be freed forever";
+    if (llvm::any_of(diff, [](auto &entry) { return !entry.first.empty(); }))
+      diag << " (whenever the loops run)";
+  }
+  for (unsigned role = 0; role < 2; ++role)
+    for (VisitCount &vc : counts[role]) {
+      Poly one;
+      addTo(one, vc, 1);
+      std::string text = counter.format(one, state);
+      Operation *at = vc.outerLoop ? vc.outerLoop : vc.site;
+      diag.attachNote(at->getLoc())
+          << (role == 0 ? "the producer makes " : "the consumer takes ") << text
+          << (text == "1" ? " item" : " items") << " here";
+    }
+  return true;
+}
+
+LogicalResult pmlir::verifyTripCounts(Operation *root) {
+  bool failed = false;
+  for (PipelineUses &p : collectPipelines(root))
+    failed |= checkTripCounts(p);
+  return failure(failed);
+}
+
+//===----------------------------------------------------------------------===//
+// Rule 4: drain before the exit
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Why the CTAs of a pipeline signal each other, and the op that shows it.
+struct RemoteReason {
+  std::string what;
+  Operation *op;
+};
+
+/// Scans the continuation of a producer's last stage for a drain of the
+/// pipeline or a cluster barrier on every path.
+class DrainScan {
+public:
+  explicit DrainScan(Value root) : root(root) {}
+
+  /// True if every path through the ops from `begin` to the end of the
+  /// block drains.
+  bool scan(Block::iterator begin, Block::iterator end);
+
+  bool unknown = false;
+  /// The first construct that drains on some of its paths only.
+  Operation *partial = nullptr;
+  std::string partialPath;
+
+private:
+  bool scanRegion(Region &region);
+  Value root;
+  bool arrived = false; // nvvm.cluster.arrive on every path so far
+};
+
+} // namespace
+
+bool DrainScan::scanRegion(Region &region) {
+  if (region.empty())
+    return false;
+  if (!region.hasOneBlock()) {
+    unknown = true;
+    return false;
+  }
+  return scan(region.front().begin(), region.front().end());
+}
+
+bool DrainScan::scan(Block::iterator begin, Block::iterator end) {
+  for (Operation &op : llvm::make_range(begin, end)) {
+    if (auto drain = dyn_cast<DrainProducerOp>(op)) {
+      if (rootOf(drain.getPipeline()) == root)
+        return true;
+      continue;
+    }
+    StringRef name = op.getName().getStringRef();
+    if (name == "nvvm.cluster.arrive") {
+      arrived = true;
+      continue;
+    }
+    if (name == "nvvm.cluster.wait") {
+      if (arrived)
+        return true;
+      continue;
+    }
+    if (op.getNumRegions() == 0)
+      continue;
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      bool before = arrived, allArrived = true;
+      SmallVector<bool> drained;
+      for (Region &region : op.getRegions()) {
+        arrived = before;
+        drained.push_back(scanRegion(region));
+        allArrived &= arrived;
+      }
+      arrived = allArrived;
+      if (llvm::all_of(drained, [](bool d) { return d; }))
+        return true;
+      if (!partial && llvm::any_of(drained, [](bool d) { return d; })) {
+        partial = &op;
+        unsigned missing = llvm::find(drained, false) - drained.begin();
+        if (auto sw = dyn_cast<scf::IndexSwitchOp>(op)) {
+          // Region 0 is the default, then the cases in order.
+          if (missing > 0)
+            partialPath = "in case " +
+                          std::to_string(sw.getCases()[missing - 1]) +
+                          " of the scf.index_switch";
+          else
+            partialPath = "in the default case of the scf.index_switch";
+        } else {
+          partialPath = missing == 0 ? "when the scf.if condition is true"
+                                     : "when the scf.if condition is false";
+        }
+      }
+      continue;
+    }
+    if (isa<scf::ExecuteRegionOp, ProduceOp, ConsumeOp, ConsumeExplicitOp>(
+            op)) {
+      if (scanRegion(op.getRegion(0)))
+        return true;
+      continue;
+    }
+    // A loop may run no iteration: what it does is no drain on every path.
+    // A cluster arrive in it does not count either.
+  }
+  return false;
+}
+
+static std::optional<RemoteReason> remoteReason(PipelineUses &p) {
+  PipelineType t = p.type;
+  if (t.getCtaGroup() == 2)
+    return RemoteReason{"cta_group = 2", p.create};
+  if (t.getReleaseCtas() > 1)
+    return RemoteReason{"release_ctas = " + std::to_string(t.getReleaseCtas()),
+                        p.create};
+  SmallVector<Value> groups;
+  for (Operation *user : p.users)
+    if (isa<ProducerMbarOp, ConsumerMbarOp>(user))
+      groups.push_back(user->getResult(0));
+  for (unsigned role = 0; role < 2; ++role)
+    for (Value stage : p.stages[role])
+      for (Operation *user : stage.getUsers())
+        if (isa<MbarOp>(user))
+          groups.push_back(user->getResult(0));
+  SmallVector<Value> work(groups);
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers()) {
+      if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user)) {
+        if (load.getMulticastMask() && load.getBarriers() == v)
+          return RemoteReason{"a multicast TMA load", load};
+        continue;
+      }
+      StringRef name = user->getName().getStringRef();
+      if (name == "nvvm.mapa")
+        return RemoteReason{"an arrival through nvvm.mapa", user};
+      if (isa<nvgpu::MBarrierGetOp>(user) || name == "llvm.inttoptr" ||
+          name == "llvm.ptrtoint" || name == "llvm.addrspacecast" ||
+          name == "arith.index_cast" || name == "arith.index_castui")
+        work.push_back(user->getResult(0));
+    }
+  }
+  return std::nullopt;
+}
+
+static bool checkDrain(PipelineUses &p) {
+  std::optional<RemoteReason> reason = remoteReason(p);
+  if (!reason)
+    return false;
+  Value root = p.create.getResult();
+  for (Operation *site : p.users) {
+    if (!isa<AcquireProducerOp, AcquireOp, ProduceOp, ProducerSignalAndStepOp,
+             ProducerStepOp>(site))
+      continue;
+    DrainScan scan(root);
+    bool drained = false;
+    Operation *exit = nullptr;
+    for (Operation *op = site; op;) {
+      Block *block = op->getBlock();
+      if (scan.scan(std::next(Block::iterator(op)), block->end())) {
+        drained = true;
+        break;
+      }
+      Region *region = block->getParent();
+      if (!region->hasOneBlock()) {
+        scan.unknown = true;
+        break;
+      }
+      if (region == p.kernel) {
+        Operation *term = block->getTerminator();
+        if (!term || term->getNumSuccessors() != 0)
+          scan.unknown = true;
+        exit = term;
+        break;
+      }
+      Operation *parent = region->getParentOp();
+      if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::ForOp, scf::WhileOp,
+               scf::ExecuteRegionOp, ProduceOp, ConsumeOp, ConsumeExplicitOp>(
+              parent)) {
+        scan.unknown = true;
+        break;
+      }
+      op = parent;
+    }
+    if (drained || scan.unknown)
+      continue;
+    auto diag = site->emitError()
+                << "expects the producer of this pipeline to reach the "
+                   "kernel exit only after pipeline.drain_producer or a "
+                   "cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait), "
+                   "got a path without either";
+    if (scan.partial)
+      diag << " " << scan.partialPath;
+    diag << ": its CTAs signal each other (" << reason->what
+         << "), and a peer may still arrive on this CTA's barriers or write "
+            "its shared memory after it exited";
+    if (scan.partial)
+      diag.attachNote(scan.partial->getLoc()) << "drains on some paths only";
+    if (exit)
+      diag.attachNote(exit->getLoc()) << "kernel exit";
+    if (reason->op != p.create.getOperation())
+      diag.attachNote(reason->op->getLoc()) << "signal to another CTA here";
+    return true;
+  }
+  return false;
+}
+
+LogicalResult pmlir::verifyDrainAtExit(Operation *root) {
+  bool failed = false;
+  for (PipelineUses &p : collectPipelines(root))
+    failed |= checkDrain(p);
+  return failure(failed);
+}
+
+LogicalResult pmlir::verifyPipelineProtocol(Operation *root) {
+  if (failed(verifyPipelineInit(root)))
+    return failure();
+  bool failed = false;
+  failed |= mlir::failed(verifyArrivalCounts(root));
+  failed |= mlir::failed(verifyExpectTxBytes(root));
+  failed |= mlir::failed(verifyTripCounts(root));
+  failed |= mlir::failed(verifyDrainAtExit(root));
+  return failure(failed);
+}

@@ -1,0 +1,358 @@
+// RUN: pipeline-opt %s -split-input-file -pipeline-verify-protocol -verify-diagnostics
+
+// Arrival counts: with the block size known, the threads that signal a
+// barrier are counted from the warp-role and lane conditions around the
+// signals. One arrival per phase too many completes the phase before the
+// last signaller is done (the other role overwrites or reads a stage that
+// is still in use); one too few never completes it (hang).
+
+// Two consumer warps arrive on an empty barrier initialized for one warp.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @two_consumer_warps(%n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (consumer 32)}}
+    pipeline.init_mbars %p producer 32 consumer 32 : !P
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{expects 32 arrivals per phase on the empty barriers of this pipeline (init_mbars consumer 32), got 64: 2 warps x 32 lanes arrive (exit of pipeline.consume)}}
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A lane-guarded producer arrive on a full barrier that expects the whole
+// warp: the phase never completes.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @lane_guarded_under(%n: index) kernel attributes {nvvm.reqntid = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (producer 32)}}
+    pipeline.init_mbars %p producer 32 consumer 32 : !P
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %p as %s : !P {
+          scf.if %lane0 {
+            // expected-error @+1 {{expects 32 arrivals per phase on the full barriers of this pipeline (init_mbars producer 32), got 1: 1 thread arrives}}
+            pipeline.arrive %s : !pipeline.stage<producer, !P>
+          }
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// commit_mma without elect: one tcgen05.commit per warp that executes it.
+// Two MMA warps commit to a full barrier that expects one.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @two_mma_warps(%n: index) kernel attributes {nvvm.reqntid = array<i32: 192, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (producer 1)}}
+    pipeline.init_mbars %p producer 1 consumer 128 : !P
+    %is_mma = arith.cmpi ult, %warp, %c2 : index
+    scf.if %is_mma {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        // expected-error @+1 {{expects 1 arrivals per phase on the full barriers of this pipeline (init_mbars producer 1), got 2: 2 warps commit (tcgen05.commit)}}
+        pipeline.commit_mma %s : !pipeline.stage<producer, !P>
+        pipeline.step %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// nvvm.elect.sync elects one lane per warp: four consumer warps give four
+// arrivals, not one.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @elected_lanes(%n: index) kernel attributes {nvvm.reqntid = array<i32: 160, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (consumer 1)}}
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    %is_producer = arith.cmpi eq, %tid, %c0 : index
+    %is_consumer = arith.cmpi ugt, %warp, %c0 : index
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        pipeline.arrive %s : !pipeline.stage<producer, !P>
+        pipeline.release %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    }
+    scf.if %is_consumer {
+      %e = nvvm.elect.sync -> i1
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %p : !P
+        scf.if %e {
+          // expected-error @+1 {{expects 1 arrivals per phase on the empty barriers of this pipeline (init_mbars consumer 1), got 4: 4 warps x 1 lane arrive}}
+          pipeline.arrive %s : !pipeline.stage<consumer, !P>
+        }
+        pipeline.release_without_signal %s : !pipeline.stage<consumer, !P>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An arrive in a loop of two iterations per stage: every lane arrives twice.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @arrive_in_loop(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %is_producer = arith.cmpi ult, %tid, %c32 : index
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (producer 32)}}
+    pipeline.init_mbars %p producer 32 consumer 32 : !P
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        scf.for %k = %c0 to %c2 step %c1 {
+          // expected-error @+1 {{got 64: 1 warp x 32 lanes arrive 2 times per stage}}
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+        pipeline.release %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The accumulator pipeline of a CTA pair: the epilogue threads of BOTH
+// CTAs arrive on the leader's empty barrier (the table in
+// docs/lowering.md), so its count is 128 x 2.
+!Acc = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @pair_accumulator(%n: index) kernel attributes {nvvm.reqntid = array<i32: 192, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %is_leader_cta = arith.cmpi eq, %odd, %i0 : i32
+    %accp = pipeline.create -> !Acc
+    // expected-note @+1 {{arrival count set here (consumer 128)}}
+    pipeline.init_mbars %accp producer 1 consumer 128 cluster : !Acc
+    %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
+    %is_mma = arith.andi %is_mma_warp, %is_leader_cta : i1
+    %is_epilogue = arith.cmpi uge, %warp, %c2 : index
+    scf.if %is_mma {
+      %elect = nvvm.elect.sync -> i1
+      scf.for %i = %c0 to %n step %c1 {
+        %acc = pipeline.acquire_producer %accp : !Acc
+        pipeline.commit_mma %acc elect(%elect) : !pipeline.stage<producer, !Acc>
+        pipeline.release %acc : !pipeline.stage<producer, !Acc>
+      }
+      pipeline.drain_producer %accp : !Acc
+    }
+    scf.if %is_epilogue {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{expects 128 arrivals per phase on the empty barriers of the leader CTA of this pipeline (init_mbars consumer 128), got 256: 4 warps x 32 lanes arrive (exit of pipeline.consume) in each of 2 CTAs}}
+        pipeline.consume %accp as %e : !Acc {
+        }
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// The input pipeline of a CTA pair: only the leader arms its full barrier
+// (for both CTAs' bytes); the peer's expect_tx does nothing. A count of 2
+// (one per CTA) never completes.
+#WG = #gpu.address_space<workgroup>
+!In = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !In, k_group_size = 1, payload = [memref<2x1x64x64xbf16, #WG>]>
+gpu.module @m {
+  gpu.func @pair_expect_tx(%buf: memref<2x1x64x64xbf16, #WG>, %n: index) kernel attributes {nvvm.reqntid = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %is_leader_cta = arith.cmpi eq, %odd, %i0 : i32
+    %in = pipeline.create -> !In
+    %tp = pipeline.input_tile_pipeline %in payload(%buf : memref<2x1x64x64xbf16, #WG>) : !In -> !TP
+    // expected-note @+1 {{arrival count set here (producer 2)}}
+    pipeline.init_mbars %tp producer 2 consumer 1 cluster : !TP
+    %is_tma = arith.cmpi eq, %tid, %c0 : index
+    %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
+    %is_mma = arith.andi %is_mma_warp, %is_leader_cta : i1
+    scf.if %is_tma {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %tp : !TP
+        // expected-error @+1 {{expects 2 arrivals per phase on the full barriers of the leader CTA of this pipeline (init_mbars producer 2), got 1: 1 thread arrives with expect_tx in this CTA}}
+        pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
+        pipeline.release %s : !pipeline.stage<producer, !TP>
+      }
+      pipeline.drain_producer %tp : !TP
+    }
+    scf.if %is_mma {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+        pipeline.release %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// release_ctas = 2 (Hopper cluster multicast): every consumer arrival
+// reaches the empty barrier of both CTAs, so each one counts the consumer
+// warps of the two CTAs.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @multicast_release(%n: index) kernel attributes {nvvm.reqntid = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (consumer 32)}}
+    pipeline.init_mbars %p producer 1 consumer 32 cluster : !P
+    %is_producer = arith.cmpi eq, %tid, %c0 : index
+    %is_consumer = arith.cmpi eq, %warp, %c1 : index
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        pipeline.arrive %s : !pipeline.stage<producer, !P>
+        pipeline.release %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    }
+    scf.if %is_consumer {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %p : !P
+        // expected-error @+1 {{expects 32 arrivals per phase on the empty barriers of this pipeline (init_mbars consumer 32), got 64: 1 warp x 32 lanes arrive in each of 2 CTAs}}
+        pipeline.arrive %s : !pipeline.stage<consumer, !P>
+        pipeline.release_without_signal %s : !pipeline.stage<consumer, !P>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Before outlining: the block size of a gpu.launch with constant sizes.
+// A 2-D block whose y index picks the role.
+!P = !pipeline.pipeline<stages = 2>
+module attributes {gpu.container_module} {
+  func.func @host(%n: index) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c3 = arith.constant 3 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c3, %sz = %c1) {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %p = pipeline.create -> !P
+      // expected-note @+1 {{arrival count set here (producer 32)}}
+      pipeline.init_mbars %p producer 32 consumer 32 : !P
+      %is_producer = arith.cmpi ult, %ty, %c2 : index
+      scf.if %is_producer {
+        scf.for %i = %c0 to %n step %c1 {
+          %s = pipeline.acquire_producer %p : !P
+          // expected-error @+1 {{expects 32 arrivals per phase on the full barriers of this pipeline (init_mbars producer 32), got 64: 2 warps x 32 lanes arrive (commit)}}
+          pipeline.commit %s : !pipeline.stage<producer, !P>
+        }
+        pipeline.drain_producer %p : !P
+      } else {
+        scf.for %i = %c0 to %n step %c1 {
+          pipeline.consume %p as %s : !P {
+          }
+        }
+      }
+      gpu.terminator
+    }
+    return
+  }
+}

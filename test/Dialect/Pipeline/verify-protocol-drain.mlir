@@ -1,0 +1,129 @@
+// RUN: pipeline-opt %s -split-input-file -pipeline-verify-protocol -verify-diagnostics
+
+// Drain at exit: when the CTAs of a pipeline signal each other, a CTA must
+// not exit while a peer may still arrive on its barriers or write its
+// shared memory: the producer drains (pipeline.drain_producer) or the
+// kernel ends with a cluster barrier, on every path to the exit.
+
+// A CTA pair without either.
+!Acc = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @pair_no_drain(%is_mma: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %accp = pipeline.create -> !Acc
+    pipeline.init_mbars %accp producer 1 consumer 256 cluster : !Acc
+    scf.if %is_mma {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait), got a path without either: its CTAs signal each other (cta_group = 2), and a peer may still arrive on this CTA's barriers or write its shared memory after it exited}}
+        %acc = pipeline.acquire_producer %accp : !Acc
+        pipeline.commit_mma %acc : !pipeline.stage<producer, !Acc>
+        pipeline.release %acc : !pipeline.stage<producer, !Acc>
+      }
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %accp as %e : !Acc {
+        }
+      }
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}
+
+// -----
+
+// The drain on one branch only.
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @drain_on_one_path(%is_producer: i1, %done_early: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 64 cluster : !P
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{got a path without either when the scf.if condition is false: its CTAs signal each other (release_ctas = 2)}}
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+      // expected-note @+1 {{drains on some paths only}}
+      scf.if %done_early {
+        pipeline.drain_producer %p : !P
+      }
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}
+
+// -----
+
+// A plain pipeline whose producer multicasts its loads into the other
+// CTAs of the cluster; a cluster arrive without the wait is no barrier.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x32xi32, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x32xi32, strided<[1024, 32, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<16x32xi32, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4>
+gpu.module @m {
+  gpu.func @multicast(%desc: !Desc, %buf: memref<2x1x32x32xi32, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %both = arith.constant 3 : i16
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x32x32xi32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 : !TP
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @+1 {{got a path without either: its CTAs signal each other (a multicast TMA load)}}
+      %s = pipeline.acquire_producer %tp : !TP
+      %bars, %id = pipeline.mbar %s : !PS
+      %tiles = pipeline.payload %s[0] : !PS -> !Tiles
+      %t = memref.subview %tiles[0, 0, 0] [1, 16, 32] [1, 1, 1] : !Tiles to memref<16x32xi32, strided<[32, 1], offset: ?>, #WG>
+      // expected-note @+1 {{signal to another CTA here}}
+      nvgpu.tma.async.load %desc[%c0, %c0], %bars[%id] to %t multicast_mask = %both : !Desc, !Bars -> memref<16x32xi32, strided<[32, 1], offset: ?>, #WG>
+      pipeline.expect_tx %s : !PS
+      pipeline.release %s : !PS
+    }
+    nvvm.cluster.arrive
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}
+
+// -----
+
+// An index switch whose default case does not drain.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @switch(%role: index, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 2 cluster : !P
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @+1 {{got a path without either in the default case of the scf.index_switch}}
+      %s = pipeline.acquire_producer %p : !P
+      pipeline.commit_mma %s : !pipeline.stage<producer, !P>
+      pipeline.step %s : !pipeline.stage<producer, !P>
+    }
+    // expected-note @+1 {{drains on some paths only}}
+    scf.index_switch %role
+    case 0 {
+      pipeline.drain_producer %p : !P
+      scf.yield
+    }
+    default {
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}

@@ -1,0 +1,136 @@
+// RUN: pipeline-opt %s -split-input-file -pipeline-verify-protocol -verify-diagnostics
+
+// Trip counts: the producer and the consumer of a pipeline must move the
+// same number of items. Fewer produced: the consumer waits forever for the
+// rest. More produced: the producer's drain (or its next acquire, once it
+// is a whole ring ahead) waits forever for stages nobody frees.
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @constant_bounds(%is_producer: i1) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c5 = arith.constant 5 : index
+    // expected-error @+1 {{expects the producer and the consumer of this pipeline to move the same number of items, got: the producer makes 3 items, the consumer takes 5: the consumer waits for the rest forever}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes 3 items here}}
+      scf.for %i = %c0 to %c3 step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      // expected-note @+1 {{the consumer takes 5 items here}}
+      scf.for %i = %c0 to %c5 step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Nested loops: 2 x 4 items made, 4 taken.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @nested(%is_producer: i1) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{got: the producer makes 8 items, the consumer takes 4: the rest are never consumed, and the producer waits for their stages to be freed forever}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes 8 items here}}
+      scf.for %i = %c0 to %c2 step %c1 {
+        scf.for %j = %c0 to %c4 step %c1 {
+          %s = pipeline.acquire_producer %p : !P
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+          pipeline.release %s : !pipeline.stage<producer, !P>
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      // expected-note @+1 {{the consumer takes 4 items here}}
+      scf.for %j = %c0 to %c4 step %c1 {
+        %s = pipeline.acquire_consumer %p : !P
+        pipeline.release %s : !pipeline.stage<consumer, !P>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same SSA bounds, different steps: %n items made, ceildiv(%n, 2)
+// taken.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @steps(%is_producer: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{got: the producer makes %arg1 items, the consumer takes ceildiv(%arg1, 2): over the same bounds with different steps, they differ whenever the loop with the smaller step runs more than once}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes %arg1 items here}}
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      // expected-note @+1 {{the consumer takes ceildiv(%arg1, 2) items here}}
+      scf.for %i = %c0 to %n step %c2 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A symbolic count scaled differently (the tile loop is shared, the
+// consumer takes one stage per two k-blocks): differs whenever the loops
+// run.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @scaled(%is_producer: i1, %tiles: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{got: the producer makes 2 x %arg1 items, the consumer takes %arg1: the rest are never consumed, and the producer waits for their stages to be freed forever (whenever the loops run)}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes 2 x %arg1 items here}}
+      scf.for %t = %c0 to %tiles step %c1 {
+        scf.for %k = %c0 to %c2 step %c1 {
+          pipeline.produce %p as %s : !P {
+            pipeline.arrive %s : !pipeline.stage<producer, !P>
+          }
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      // expected-note @+1 {{the consumer takes %arg1 items here}}
+      scf.for %t = %c0 to %tiles step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
