@@ -1,6 +1,7 @@
 //===- PipelineInit.cpp - collective initialization check -----------------===//
 
 #include "pipeline/Dialect/Pipeline/Analysis/PipelineInit.h"
+#include "ProtocolUtils.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,21 +28,8 @@ static std::string describePlace(Operation *op, Region &body) {
   return ("inside '" + parent->getName().getStringRef() + "'").str();
 }
 
-/// The body of the kernel that runs `op`: the closest enclosing gpu.launch
-/// body (not yet outlined) or function.
-static Region *kernelBody(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    if (auto launch = dyn_cast<gpu::LaunchOp>(parent))
-      return &launch.getBody();
-    if (auto func = dyn_cast<FunctionOpInterface>(parent))
-      return func.isExternal() ? nullptr : &func.getFunctionBody();
-  }
-  return nullptr;
-}
-
 static LogicalResult verifyOne(CreateOp create) {
-  Region *bodyPtr = kernelBody(create);
+  Region *bodyPtr = protocol::kernelBody(create);
   if (!bodyPtr || bodyPtr->empty())
     return success();
   Region &body = *bodyPtr;
@@ -49,8 +37,9 @@ static LogicalResult verifyOne(CreateOp create) {
   collectUsers(create.getResult(), users);
   // A pipeline used by another kernel (a host pipeline captured by a
   // gpu.launch) is the lowering's to report.
-  if (llvm::any_of(
-          users, [&](Operation *user) { return kernelBody(user) != bodyPtr; }))
+  if (llvm::any_of(users, [&](Operation *user) {
+        return protocol::kernelBody(user) != bodyPtr;
+      }))
     return success();
 
   // The inits in program order where they share a block (use lists are in
