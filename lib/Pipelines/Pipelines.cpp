@@ -81,6 +81,11 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   abiOptions.barePtrMemrefs = config.useBarePtrCallConv;
   pm.addPass(createLegalizeKernelABI(abiOptions));
 
+  // Steady-state loops unrolled by the stage count, so that the lowering
+  // knows each copy's stage index.
+  if (config.unrollStages && !config.hangReportCycles)
+    pm.addPass(createUnrollStages());
+
   ConvertPipelineToNVGPUOptions pipelineOptions;
   pipelineOptions.chip = config.chip;
   pipelineOptions.hangReport = config.hangReportCycles;
@@ -167,6 +172,7 @@ static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
     config->verifyProtocol = options.verifyProtocol;
     config->hangReportCycles = options.hangReport;
     config->hangKeepWaiting = options.hangKeepWaiting;
+    config->unrollStages = options.unrollStages;
   }
   return config;
 }

@@ -96,6 +96,13 @@ static cl::opt<bool> verifyProtocol(
              "deliberately broken kernel)"),
     cl::init(true), cl::cat(category));
 
+static cl::opt<bool> unrollStages(
+    "unroll-stages",
+    cl::desc("unroll steady-state loops by the stage count so that stage "
+             "indices are constants (pipeline-unroll-stages; on by default, "
+             "off with --hang-report)"),
+    cl::init(true), cl::cat(category));
+
 static int fail(const Twine &message) {
   errs() << "pipeline-compile: error: " << message << "\n";
   return 1;
@@ -167,6 +174,7 @@ int main(int argc, char **argv) {
   if (!config)
     return fail(toString(config.takeError()));
   config->verifyProtocol = verifyProtocol;
+  config->unrollStages = unrollStages;
   config->hangKeepWaiting = hangKeepWaiting;
   if (hangReport.getNumOccurrences()) {
     uint64_t cycles = uint64_t(1) << 31;

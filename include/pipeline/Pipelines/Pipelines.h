@@ -59,6 +59,12 @@ struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
       *this, "hang-keep-waiting",
       llvm::cl::desc("with hang-report: keep waiting after the report"),
       llvm::cl::init(false)};
+  mlir::detail::PassOptions::Option<bool> unrollStages{
+      *this, "unroll-stages",
+      llvm::cl::desc("run pipeline-unroll-stages before the lowering: "
+                     "steady-state loops unrolled by the stage count, stage "
+                     "indices constant (not with hang-report)"),
+      llvm::cl::init(true)};
 };
 
 struct PipelineLowerToNVVMOptions
@@ -91,6 +97,9 @@ struct NVVMLoweringConfig {
   /// The hang report: 0 = off, else the cycles a wait may take.
   uint64_t hangReportCycles = 0;
   bool hangKeepWaiting = false;
+  /// Run pipeline-unroll-stages before the lowering (not with the hang
+  /// report, whose sites are per op).
+  bool unrollStages = true;
 };
 
 /// Checks chip, features and opt level; resolves the default features.

@@ -165,9 +165,25 @@ static Value constInt(OpBuilder &b, Location loc, int64_t v, unsigned width) {
   return arith::ConstantIntOp::create(b, loc, v, width);
 }
 
+/// The stage index that pipeline-unroll-stages proved for the op being
+/// lowered (kKnownStageAttrName), if any; never with the hang report.
+static std::optional<int64_t> knownStage(const Lowered &l) {
+  if (!l.op || l.hangReportOn())
+    return std::nullopt;
+  auto attr = l.op->getAttrOfType<IntegerAttr>(kKnownStageAttrName);
+  if (!attr)
+    return std::nullopt;
+  return attr.getInt();
+}
+
 static RoleState loadRole(OpBuilder &b, Location loc, const Lowered &l,
                           Role role) {
   bool prod = role == Role::producer;
+  if (std::optional<int64_t> known = knownStage(l)) {
+    Value phase =
+        memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
+    return {constInt(b, loc, *known, 32), phase, Value()};
+  }
   Value raw = memref::LoadOp::create(b, loc, prod ? l.prodStage : l.consStage);
   Value phase =
       memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
@@ -193,6 +209,17 @@ static void storeRole(OpBuilder &b, Location loc, const Lowered &l, Role role,
 /// report, lap += 1).
 static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
   RoleState state = loadRole(b, loc, l, role);
+  if (std::optional<int64_t> known = knownStage(l)) {
+    // A known stage steps to a constant; only the wrap flips the phase.
+    int64_t next = *known + 1;
+    bool wrap = next == l.type.getStages();
+    Value phase = state.phase;
+    if (wrap)
+      phase = arith::XOrIOp::create(b, loc, phase, constInt(b, loc, 1, 1));
+    storeRole(b, loc, l, role,
+              {constInt(b, loc, wrap ? 0 : next, 32), phase, Value()});
+    return;
+  }
   Value next =
       arith::AddIOp::create(b, loc, state.stage, constInt(b, loc, 1, 32));
   Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
@@ -270,14 +297,6 @@ static Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type,
                                 : emptyBarrierId(b, loc, type, stage, sub);
 }
 
-/// Blocking wait for the phase with parity `phase` of barrier `id`: a
-/// try_wait.parity loop with the suspend-time hint.
-static void waitParityLoop(OpBuilder &b, Location loc, Value barriers, Value id,
-                           Value phase) {
-  nvgpu::MBarrierTryWaitParityOp::create(
-      b, loc, barriers, phase, constIndex(b, loc, kSuspendTimeHintNs), id);
-}
-
 /// Shared-memory pointer to barrier `id`.
 static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
                             Value id) {
@@ -286,6 +305,42 @@ static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
   auto shared = LLVM::LLVMPointerType::get(
       b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   return LLVM::IntToPtrOp::create(b, loc, shared, address);
+}
+
+/// Blocking wait for the phase with parity `phase` of barrier `id`: a
+/// try_wait.parity loop with the suspend-time hint (ptxas keeps the first
+/// try inline and moves the retry out of line).
+///
+/// `convergent`: the try is the NVVM intrinsic in an scf.while instead of
+/// upstream's inline-asm loop (nvgpu.mbarrier.try_wait.parity). LLVM knows
+/// the intrinsic to be convergent and never duplicates it into the two
+/// paths of a divergent branch; an inline-asm wait between two `scf.if`s
+/// on the same lane predicate (as in a stage-unrolled loop whose copies
+/// each let lane 0 signal) is threaded by SimplifyCFG into one copy per
+/// path, and the diverged warp then runs each path's waits in turn.
+static void waitParityLoop(OpBuilder &b, Location loc, Value barriers, Value id,
+                           Value phase, bool convergent) {
+  if (!convergent) {
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, barriers, phase, constIndex(b, loc, kSuspendTimeHintNs), id);
+    return;
+  }
+  Value pointer = barrierPointer(b, loc, barriers, id);
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
+  Value hint = constInt(b, loc, kSuspendTimeHintNs, 32);
+  scf::WhileOp::create(
+      b, loc, TypeRange(), ValueRange(),
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        Value ready = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(),
+                                                      pointer, parity, hint);
+        Value waiting =
+            arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+        scf::ConditionOp::create(b, loc, waiting, ValueRange());
+      },
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 /// One non-blocking try_wait.parity (no suspend-time hint): true when the
@@ -352,8 +407,8 @@ static Value writeHangRecord(OpBuilder &b, Location loc, unsigned site,
   Value hasBuffer =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
                             arith::ConstantIntOp::create(b, loc, 0, 64));
-  auto ifBuffer = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
-                                    hasBuffer, /*withElseRegion=*/true);
+  auto ifBuffer = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, hasBuffer,
+                                    /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifBuffer.getElseRegion().front());
@@ -426,9 +481,9 @@ static void waitWithHangReport(OpBuilder &b, Location loc, const Lowered &l,
   Value pointer = barrierPointer(b, loc, l.barriers, id);
   Value parity =
       arith::ExtUIOp::create(b, loc, b.getI32Type(), state.phase).getResult();
-  Value first = NVVM::MBarrierTryWaitOp::create(
-      b, loc, b.getI1Type(), pointer, parity,
-      constInt(b, loc, kSuspendTimeHintNs, 32));
+  Value first =
+      NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer, parity,
+                                      constInt(b, loc, kSuspendTimeHintNs, 32));
   Value notYet = arith::XOrIOp::create(b, loc, first, constInt(b, loc, 1, 1));
   ifElected(b, loc, notYet, [&] {
     Type i64 = b.getI64Type();
@@ -476,7 +531,10 @@ static void waitParity(OpBuilder &b, Location loc, const Lowered &l, Role role,
     if (it != l.hang->siteIds.end())
       return waitWithHangReport(b, loc, l, it->second, id, state);
   }
-  waitParityLoop(b, loc, l.barriers, id, state.phase);
+  // The ops of a stage-unrolled loop (known stage) wait with the
+  // convergent form; the others keep upstream's wait.
+  waitParityLoop(b, loc, l.barriers, id, state.phase,
+                 /*convergent=*/knownStage(l).has_value());
 }
 
 /// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.

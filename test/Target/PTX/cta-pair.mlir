@@ -1,7 +1,10 @@
 // REQUIRES: ptxas
+// The rolled lowering (--unroll-stages=false), so that the CHECK-NEXT
+// sequences below see one copy of each loop body (unroll-stages.mlir
+// checks the default, stage-unrolled form).
 // RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: not test -e %t.sm_90a.ptx
-// RUN: pipeline-compile %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx
 // RUN: test -s %t.sm_100a.cubin
 

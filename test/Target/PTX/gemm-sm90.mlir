@@ -3,7 +3,11 @@
 // compiled for sm_90a: what the hardware must see.
 //
 // RUN: pipeline-opt %examples/gemm_sm90.mlir -pipeline-verify-linearity -pipeline-verify-protocol -o /dev/null
-// RUN: pipeline-compile %examples/gemm_sm90.mlir --chip=sm_90a --cuda-path=%cuda_path -o %t
+// The instruction sequences below are those of the rolled lowering
+// (--unroll-stages=false: one copy of each loop body); the default compile
+// (the producer's k-loop unrolled by pipeline-unroll-stages) is checked for
+// local memory and ptxas warnings too, at the end of the RUN lines.
+// RUN: pipeline-compile --unroll-stages=false %examples/gemm_sm90.mlir --chip=sm_90a --cuda-path=%cuda_path -o %t
 // RUN: test -s %t.cubin
 // RUN: FileCheck %s --input-file=%t.ptx
 // RUN: FileCheck %s --check-prefix=PROD --input-file=%t.ptx
@@ -13,6 +17,9 @@
 // (C7509..C7520; C7510 extern calls, C7511 registers, C7515 accumulator
 // registers written inside the wgmma pipeline), no warning at all.
 // RUN: %ptxas -arch=sm_90a -O3 -v %t.ptx -o %t.v.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: pipeline-compile %examples/gemm_sm90.mlir --chip=sm_90a --cuda-path=%cuda_path -o %t.unrolled
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t.unrolled.ptx
+// RUN: %ptxas -arch=sm_90a -O3 -v %t.unrolled.ptx -o %t.unrolled.v.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // The entry: three TMA descriptors (pointers to CUtensorMaps), M, N, K,
 // group_m; 384 threads, one CTA per SM.

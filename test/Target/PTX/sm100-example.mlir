@@ -1,5 +1,7 @@
 // REQUIRES: ptxas
-// RUN: pipeline-compile %examples/sm100_matmul_pipelines.mlir --chip=sm_100a --cuda-path=%cuda_path -o %t
+// The rolled lowering (--unroll-stages=false): the counts below are per
+// loop body (unroll-stages.mlir checks the default, stage-unrolled form).
+// RUN: pipeline-compile --unroll-stages=false %examples/sm100_matmul_pipelines.mlir --chip=sm_100a --cuda-path=%cuda_path -o %t
 // RUN: test -s %t.cubin
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=CTA1
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=CTA1-TMA

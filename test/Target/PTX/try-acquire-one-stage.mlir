@@ -1,8 +1,11 @@
 // REQUIRES: ptxas
-// RUN: pipeline-compile %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a
+// The rolled lowering (--unroll-stages=false): its waits are the inline-asm
+// loop checked below; the default marks one-stage loops with stage 0 and
+// waits with the convergent loop (unroll-stages.mlir).
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a
 // RUN: FileCheck %s --input-file=%t.sm_90a.ptx
 // RUN: test -s %t.sm_90a.cubin
-// RUN: pipeline-compile %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx
 // RUN: test -s %t.sm_100a.cubin
 

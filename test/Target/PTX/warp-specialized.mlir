@@ -1,15 +1,17 @@
 // REQUIRES: ptxas
-// RUN: pipeline-compile %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a
+// The op-by-op PTX of the rolled lowering (--unroll-stages=false); the
+// default, stage-unrolled form is checked in unroll-stages.mlir.
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_90a --cuda-path=%cuda_path -o %t.sm_90a
 // RUN: FileCheck %s --check-prefixes=CHECK,SM90 --input-file=%t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=STATE --input-file=%t.sm_90a.ptx
 // RUN: test -s %t.sm_90a.cubin
-// RUN: pipeline-compile %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
 // RUN: FileCheck %s --check-prefixes=CHECK,SM100 --input-file=%t.sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=STATE --input-file=%t.sm_100a.ptx
 // RUN: test -s %t.sm_100a.cubin
 // At -O0 the role state is still promoted (MLIR's mem2reg runs in the
 // pipeline), so no local memory either.
-// RUN: pipeline-compile %s --chip=sm_90a -O0 --cuda-path=%cuda_path -o %t.O0
+// RUN: pipeline-compile --unroll-stages=false %s --chip=sm_90a -O0 --cuda-path=%cuda_path -o %t.O0
 // RUN: FileCheck %s --check-prefix=STATE --input-file=%t.O0.ptx
 
 // A warp-specialized kernel: warp 0 produces 32-value slots into a 4-stage
