@@ -2,7 +2,8 @@
 // nvcc to a cubin of their own: a plain reference GEMM to check the dialect
 // kernel against, a random bf16 fill, and a 16-bit fill to poison outputs.
 //
-//   nvcc -cubin -gencode=arch=compute_90a,code=sm_90a -O3 -o gemm_ref.cubin gemm_ref.cu
+//   nvcc -cubin -gencode=arch=compute_90a,code=sm_90a -O3 -o gemm_ref.cubin
+//   gemm_ref.cu
 //
 // The reference computes the same function as the kernel under test,
 // C[m][n] = sum_k A[m][k] * B[n][k] (A row-major M x K, B row-major N x K),
@@ -42,8 +43,10 @@ extern "C" __global__ void __launch_bounds__(T * 8)
   for (int k0 = 0; k0 < K; k0 += T) {
     for (int r = ty; r < T; r += 8) {
       int m = m0 + r, n = n0 + r, k = k0 + tx;
-      as[r][tx] = (m < M && k < K) ? __bfloat162float(A[(size_t)m * K + k]) : 0.f;
-      bs[r][tx] = (n < N && k < K) ? __bfloat162float(B[(size_t)n * K + k]) : 0.f;
+      as[r][tx] =
+          (m < M && k < K) ? __bfloat162float(A[(size_t)m * K + k]) : 0.f;
+      bs[r][tx] =
+          (n < N && k < K) ? __bfloat162float(B[(size_t)n * K + k]) : 0.f;
     }
     __syncthreads();
 #pragma unroll 8
@@ -71,7 +74,8 @@ extern "C" __global__ void fill_bf16_random(uint16_t *p, size_t n,
                                             uint32_t seed) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
-    uint32_t h = mix((uint32_t)i ^ mix(seed + (uint32_t)(i >> 32) * 0x9E3779B9U));
+    uint32_t h =
+        mix((uint32_t)i ^ mix(seed + (uint32_t)(i >> 32) * 0x9E3779B9U));
     uint32_t sign = h >> 31;
     uint32_t exponent = 126 - ((h >> 7) & 3);
     uint32_t mantissa = h & 0x7f;
