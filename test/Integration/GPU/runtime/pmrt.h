@@ -57,7 +57,9 @@ CUfunction getKernel(CUmodule module, const char *name);
 
 /// The hang report (pipeline-compile --hang-report): if `module` has the
 /// report's globals, point its `__pipeline_hang_buffer` at mapped host
-/// memory and read its site table. loadModule calls it. While a kernel
+/// memory and read its site table. loadModule calls it for a module whose
+/// image names the report's globals (the lookup of a missing global is a
+/// failing driver call, which memcheck reports). While a kernel
 /// runs, waitWithWatchdog polls the record and, once a kernel wrote one,
 /// prints the decoded report and ends the program as a hang (status 3).
 void installHangReport(CUmodule module);
