@@ -10,6 +10,7 @@
 
 // HANG-DAG: error: expects the TMA loads that complete on this stage's full barrier to deliver the 1024 bytes that expect_tx arms, got 2048: 2 loads of 1024 bytes (box 8x32xi32)
 // HANG-DAG: error: expects the producer and the consumer of this pipeline to move the same number of items, got: the producer makes 3 items, the consumer takes 5: the consumer waits for the rest forever
+// HANG-DAG: error: expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier
 
 // The GPU test kernels do not state their block size; their hosts
 // (test/Integration/GPU/host/*.cpp) launch 64 threads, multi_warp 160.
