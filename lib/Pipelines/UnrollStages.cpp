@@ -58,19 +58,6 @@ struct RoleAccess {
 };
 } // namespace
 
-/// The pipeline.create under a pipeline, tile pipeline or role value.
-static CreateOp findCreate(Value value) {
-  while (value) {
-    Operation *def = value.getDefiningOp();
-    if (auto create = dyn_cast_or_null<CreateOp>(def))
-      return create;
-    if (!isa_and_present<InputTilePipelineOp, RoleOp>(def))
-      return nullptr;
-    value = def->getOperand(0);
-  }
-  return nullptr;
-}
-
 /// The pipeline value a stage handle was acquired from: the operand of its
 /// acquire or of the scoped op whose region argument it is; null when it
 /// comes from elsewhere (a loop-carried handle, a branch argument).
@@ -169,7 +156,7 @@ static FailureOr<std::optional<RoleAccess>> getRoleAccess(Operation *op) {
     return std::optional<RoleAccess>();
   if (isa<DrainProducerOp>(op))
     return failure();
-  CreateOp create = pipeline ? findCreate(pipeline) : CreateOp();
+  CreateOp create = pipeline ? getCreateOp(pipeline) : CreateOp();
   if (!create)
     return failure();
   PipelineType type = create.getResult().getType();

@@ -1459,20 +1459,6 @@ static std::optional<Role> waitingRole(Operation *op) {
   return std::nullopt;
 }
 
-/// The pipeline.create under a pipeline, tile pipeline or role value, if
-/// the value comes from one through views.
-static CreateOp findCreate(Value value) {
-  while (value) {
-    Operation *def = value.getDefiningOp();
-    if (auto create = dyn_cast_or_null<CreateOp>(def))
-      return create;
-    if (!isa_and_present<InputTilePipelineOp, RoleOp>(def))
-      return nullptr;
-    value = def->getOperand(0);
-  }
-  return nullptr;
-}
-
 /// `file:line:col` of a location, or its printed form.
 static std::string describeLocation(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
@@ -1503,7 +1489,7 @@ void pmlir::prepareHangReport(Operation *root, HangReport &report) {
     Operation *symbolTable = SymbolTable::getNearestSymbolTable(op);
     if (!symbolTable)
       return;
-    CreateOp create = findCreate(op->getOperand(0));
+    CreateOp create = getCreateOp(op->getOperand(0));
     std::string name = "(unknown)";
     if (create) {
       if (auto attr = create->getAttrOfType<StringAttr>("name"))

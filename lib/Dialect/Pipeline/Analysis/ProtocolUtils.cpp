@@ -31,17 +31,7 @@ Region *protocol::kernelBody(Operation *op) {
   return nullptr;
 }
 
-Value protocol::rootOf(Value v) {
-  while (v) {
-    if (auto role = v.getDefiningOp<RoleOp>())
-      v = role.getPipeline();
-    else if (auto tile = v.getDefiningOp<InputTilePipelineOp>())
-      v = tile.getPipeline();
-    else
-      return v;
-  }
-  return v;
-}
+Value protocol::rootOf(Value v) { return getRootPipeline(v); }
 
 static void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
   for (Operation *user : value.getUsers()) {

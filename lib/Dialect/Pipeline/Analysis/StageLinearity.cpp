@@ -146,18 +146,6 @@ static uint64_t subStageBit(uint32_t subStage) {
   return uint64_t(1) << std::min<uint32_t>(subStage, 63);
 }
 
-/// The pipeline value underneath a pipeline, tile pipeline or role value.
-static Value rootOf(Value v) {
-  while (true) {
-    if (auto role = v.getDefiningOp<RoleOp>())
-      v = role.getPipeline();
-    else if (auto tile = v.getDefiningOp<InputTilePipelineOp>())
-      v = tile.getPipeline();
-    else
-      return v;
-  }
-}
-
 /// The stage value a payload tile (or a view of one) was taken from; null
 /// if it is not visibly one.
 static Value stageOfTile(Value v) {
@@ -1115,7 +1103,7 @@ void Checker::defineResults(Operation *op) {
       Value root;
       bool conflict = false;
       if (pipeline) {
-        root = rootOf(pipeline);
+        root = getRootPipeline(pipeline);
         key = keyFor(root, stage.getRole());
         conflict = roleConflict(op, key, stage.getRole(),
                                 allowedOutstanding(root, stage.getRole()));
@@ -1154,7 +1142,7 @@ void Checker::defineResults(Operation *op) {
   // any stage of that role of the pipeline.
   if (isa<ConsumerMbarOp, ProducerMbarOp>(op) && !op->use_empty()) {
     Role role = isa<ConsumerMbarOp>(op) ? Role::consumer : Role::producer;
-    Value root = rootOf(op->getOperand(0));
+    Value root = getRootPipeline(op->getOperand(0));
     int h = -1;
     if (auto index = op->getOperand(1).getDefiningOp<IndexOp>()) {
       h = lookup(index.getStage());
@@ -1171,10 +1159,10 @@ void Checker::defineResults(Operation *op) {
   }
   if (isa<ConsumerSignalAndStepOp>(op))
     consumerRootSignalled.insert(
-        rootOf(op->getOperand(0)).getAsOpaquePointer());
+        getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
   if (isa<ProducerSignalAndStepOp>(op))
     producerRootSignalled.insert(
-        rootOf(op->getOperand(0)).getAsOpaquePointer());
+        getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
 }
 
 void Checker::defineCarriedResults(ResultRange results,
@@ -1680,7 +1668,7 @@ void Checker::visitExecuteRegion(scf::ExecuteRegionOp op) {
 void Checker::visitScoped(Operation *op, Value pipeline, Region &body,
                           Role role) {
   visitOperands(op);
-  Value root = rootOf(pipeline);
+  Value root = getRootPipeline(pipeline);
   int key = keyFor(root, role);
   ArgDef def;
   def.owned = true;
@@ -1887,7 +1875,7 @@ void Checker::checkStepWhileHeld(Operation *op) {
     role = Role::producer;
   else
     return;
-  Value root = rootOf(op->getOperand(0));
+  Value root = getRootPipeline(op->getOperand(0));
   int key = keyFor(root, role);
   for (unsigned other : liveByKey[key]) {
     if (poisoned[other] || !isLive(other))

@@ -336,3 +336,24 @@ LogicalResult YieldOp::verify() {
 
 #define GET_OP_CLASSES
 #include "pipeline/Dialect/Pipeline/IR/PipelineOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value pmlir::getRootPipeline(Value value) {
+  while (value) {
+    if (auto role = value.getDefiningOp<RoleOp>())
+      value = role.getPipeline();
+    else if (auto tile = value.getDefiningOp<InputTilePipelineOp>())
+      value = tile.getPipeline();
+    else
+      return value;
+  }
+  return value;
+}
+
+CreateOp pmlir::getCreateOp(Value value) {
+  Value root = getRootPipeline(value);
+  return root ? root.getDefiningOp<CreateOp>() : CreateOp();
+}

@@ -51,4 +51,15 @@ mlir::Type getMBarrierGroupType(mlir::Type type);
 #define GET_OP_CLASSES
 #include "pipeline/Dialect/Pipeline/IR/PipelineOps.h.inc"
 
+namespace pmlir {
+/// The pipeline value underneath a pipeline, tile pipeline or role value:
+/// `value` followed back through `pipeline.role` and
+/// `pipeline.input_tile_pipeline`.
+mlir::Value getRootPipeline(mlir::Value value);
+
+/// The `pipeline.create` that defines the pipeline underneath `value`, or
+/// null when it does not come from one through the views.
+CreateOp getCreateOp(mlir::Value value);
+} // namespace pmlir
+
 #endif // PIPELINE_DIALECT_PIPELINE_IR_PIPELINE_H
