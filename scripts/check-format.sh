@@ -11,7 +11,7 @@ if ! command -v "$CLANG_FORMAT" >/dev/null; then
 fi
 cd "$ROOT"
 mapfile -t files < <(git ls-files \
-  '*.cpp' '*.h' '*.cu' | sort -u)
+  '*.cpp' '*.h' '*.cu' '*.cuh' | sort -u)
 if [ "${1:-}" = "--fix" ]; then
   "$CLANG_FORMAT" -i "${files[@]}"
   exit 0

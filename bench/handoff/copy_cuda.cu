@@ -19,38 +19,9 @@
 
 #include <cstdint>
 
+#include "../common/mbarrier.cuh"
+
 namespace {
-
-constexpr uint32_t kSuspendHintNs = 0x989680;
-
-__device__ __forceinline__ uint32_t smem(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbarWait(uint32_t bar, uint32_t parity) {
-  asm volatile("{\n\t"
-               ".reg .pred P1;\n"
-               "LAB_WAIT:\n\t"
-               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1, %2;\n\t"
-               "@P1 bra DONE;\n\t"
-               "bra LAB_WAIT;\n"
-               "DONE:\n\t"
-               "}" ::"r"(bar),
-               "r"(parity), "r"(kSuspendHintNs)
-               : "memory");
-}
-
-__device__ __forceinline__ void mbarArrive(uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar)
-               : "memory");
-}
-
-__device__ __forceinline__ void expectTx(uint32_t bar, uint32_t bytes) {
-  asm volatile(
-      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-      "r"(bytes)
-      : "memory");
-}
 
 __device__ __forceinline__ void
 tmaLoad(uint32_t dst, const void *map, int32_t col, int32_t row, uint32_t bar) {
@@ -79,10 +50,8 @@ __device__ __forceinline__ void tmaCopy(const void *src, const void *dst,
   constexpr uint32_t kBytes = R * C * 4;
   if (threadIdx.x == 0) {
     for (int s = 0; s < 2 * S; ++s)
-      asm volatile(
-          "mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(&bars[s]))
-          : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+      mbarInit(smem(&bars[s]), 1);
+    mbarInitFence();
   }
   __syncthreads();
   const uint32_t full = smem(&bars[0]), empty = smem(&bars[S]);

@@ -34,47 +34,9 @@
 #include <cuda/barrier>
 #include <cuda/pipeline>
 
+#include "../common/mbarrier.cuh"
+
 namespace {
-
-constexpr uint32_t kSuspendHintNs = 0x989680;
-
-__device__ __forceinline__ uint32_t smem(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbarInit(uint32_t bar, uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count)
-               : "memory");
-}
-
-// CUTLASS ClusterBarrier::wait.
-__device__ __forceinline__ void mbarWait(uint32_t bar, uint32_t parity) {
-  asm volatile("{\n\t"
-               ".reg .pred P1;\n"
-               "LAB_WAIT:\n\t"
-               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1, %2;\n\t"
-               "@P1 bra DONE;\n\t"
-               "bra LAB_WAIT;\n"
-               "DONE:\n\t"
-               "}" ::"r"(bar),
-               "r"(parity), "r"(kSuspendHintNs)
-               : "memory");
-}
-
-// The same wait with the branches marked uniform (every lane waits on the
-// same phase): the form the dialect lowering used before this benchmark.
-__device__ __forceinline__ void mbarWaitUni(uint32_t bar, uint32_t parity) {
-  asm volatile("{\n\t"
-               ".reg .pred P1;\n"
-               "LAB_WAIT:\n\t"
-               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1, %2;\n\t"
-               "@P1 bra.uni DONE;\n\t"
-               "bra.uni LAB_WAIT;\n"
-               "DONE:\n\t"
-               "}" ::"r"(bar),
-               "r"(parity), "r"(kSuspendHintNs)
-               : "memory");
-}
 
 __device__ __forceinline__ void stShared(uint32_t addr, uint32_t v) {
   asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
@@ -84,15 +46,6 @@ __device__ __forceinline__ uint32_t ldShared(uint32_t addr) {
   uint32_t v;
   asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
   return v;
-}
-
-// CUTLASS ClusterBarrier::arrive.
-__device__ __forceinline__ void mbarArrive(uint32_t bar) {
-  asm volatile("{\n\t"
-               ".reg .b64 state;\n\t"
-               "mbarrier.arrive.shared::cta.b64 state, [%0];\n\t"
-               "}" ::"r"(bar)
-               : "memory");
 }
 
 __device__ __forceinline__ uint32_t mix32(uint32_t x) {
@@ -107,7 +60,7 @@ __device__ __forceinline__ void initBarriers(uint64_t *bars) {
 #pragma unroll
     for (int s = 0; s < 2 * S; ++s)
       mbarInit(smem(&bars[s]), All ? 32 : 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbarInitFence();
   }
   __syncthreads();
 }
