@@ -10,28 +10,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipeline/InitAllPipeline.h"
+#include "pipeline/Compiler/Compiler.h"
 #include "pipeline/Pipelines/Pipelines.h"
 #include "pipeline/Target/CudaTarget.h"
 #include "pipeline/Version.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -108,36 +100,6 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// Runs ptxas on `ptxPath`, writing `cubinPath`; returns ptxas's messages
-/// on failure.
-static Error runPtxas(StringRef ptxas, StringRef chip, unsigned level,
-                      StringRef ptxPath, StringRef cubinPath) {
-  SmallString<128> logPath;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("ptxas-log", "txt", logPath))
-    return createStringError(ec, "cannot create a temporary file");
-  FileRemover remover(logPath);
-  std::string arch = ("-arch=" + chip).str();
-  std::string opt = "-O" + std::to_string(level);
-  SmallVector<StringRef> args = {ptxas, arch, opt, ptxPath, "-o", cubinPath};
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
-                                          StringRef(logPath)};
-  std::string errMsg;
-  int rc =
-      sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                          /*SecondsToWait=*/600, /*MemoryLimit=*/0, &errMsg);
-  if (rc == 0)
-    return Error::success();
-  std::string log;
-  if (auto buffer = MemoryBuffer::getFile(logPath))
-    log = (*buffer)->getBuffer().rtrim().str();
-  return createStringError(
-      "ptxas failed on " + ptxPath + " for " + chip + ":\n" +
-      (log.empty()
-           ? (errMsg.empty() ? "exit status " + std::to_string(rc) : errMsg)
-           : log));
-}
-
 static Error writeFile(StringRef path, StringRef contents) {
   std::string errorMessage;
   std::unique_ptr<ToolOutputFile> file = openOutputFile(path, &errorMessage);
@@ -193,10 +155,7 @@ int main(int argc, char **argv) {
     return fail(toString(ptxas.takeError()));
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  pmlir::registerAllPipelineDialects(registry);
+  pmlir::registerCompilerDialects(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 
@@ -212,30 +171,26 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  PassManager pm(&context);
-  pmlir::buildPipelineLowerToBinary(pm, *config, "isa", cudaPath);
-  if (failed(pm.run(*module)))
+  auto compiled = pmlir::lowerToPTX(*module, *config, cudaPath);
+  if (!compiled) {
+    std::string message = toString(compiled.takeError());
+    if (StringRef(message).starts_with("expects at least one gpu.module"))
+      return fail(message + " in " + inputFilename);
     return 1;
+  }
 
-  SmallVector<std::pair<std::string, std::string>> ptxByModule;
-  module->walk([&](gpu::BinaryOp binary) {
-    for (mlir::Attribute attr : binary.getObjects()) {
-      auto object = cast<gpu::ObjectAttr>(attr);
-      ptxByModule.emplace_back(binary.getSymName().str(),
-                               object.getObject().getValue().str());
-    }
-  });
-  if (ptxByModule.empty())
-    return fail("expects at least one gpu.module in " + inputFilename);
-
-  for (auto &[name, ptx] : ptxByModule) {
-    std::string base =
-        ptxByModule.size() == 1 ? prefix.str() : (prefix + "." + name).str();
+  for (pmlir::CompiledGPUModule &gpuModule : *compiled) {
+    std::string base = compiled->size() == 1
+                           ? prefix.str()
+                           : (prefix + "." + gpuModule.name).str();
     std::string ptxPath = base + ".ptx", cubinPath = base + ".cubin";
-    if (Error err = writeFile(ptxPath, ptx))
+    if (Error err = writeFile(ptxPath, gpuModule.ptx))
       return fail(toString(std::move(err)));
-    if (Error err = runPtxas(*ptxas, config->chip, config->optLevel, ptxPath,
-                             cubinPath))
+    Expected<std::string> cubin = pmlir::assemblePTX(
+        *ptxas, config->chip, config->optLevel, gpuModule.ptx);
+    if (!cubin)
+      return fail(ptxPath + ": " + toString(cubin.takeError()));
+    if (Error err = writeFile(cubinPath, *cubin))
       return fail(toString(std::move(err)));
   }
   return 0;
