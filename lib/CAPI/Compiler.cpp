@@ -1,0 +1,330 @@
+//===- Compiler.cpp - check and compile pipeline kernels from C -----------===//
+//
+// Every entry point collects the diagnostics of its work in the result
+// (a ScopedDiagnosticHandler that swallows them), so that a host language
+// can raise them at its own source lines instead of reading stderr.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipeline-c/Compiler.h"
+#include "pipeline/Compiler/Compiler.h"
+#include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
+#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Version.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace mlir;
+using namespace llvm;
+
+namespace {
+
+struct DiagnosticRecord {
+  MlirDiagnosticSeverity severity;
+  std::string message;
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  intptr_t parent = -1;
+};
+
+/// What a PmlirResult points to.
+struct Result {
+  bool failed = false;
+  std::string ir;
+  std::vector<DiagnosticRecord> diagnostics;
+  SmallVector<pmlir::CompiledGPUModule> modules;
+
+  void error(StringRef message) {
+    failed = true;
+    diagnostics.push_back({MlirDiagnosticError, message.str(), "", 0, 0, -1});
+  }
+};
+
+MlirDiagnosticSeverity wrapSeverity(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return MlirDiagnosticError;
+  case DiagnosticSeverity::Warning:
+    return MlirDiagnosticWarning;
+  case DiagnosticSeverity::Note:
+    return MlirDiagnosticNote;
+  case DiagnosticSeverity::Remark:
+    return MlirDiagnosticRemark;
+  }
+  return MlirDiagnosticError;
+}
+
+/// The first file location inside `loc`.
+std::optional<FileLineColLoc> findFileLocation(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location inner) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
+      found = fileLoc;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+void record(Result &result, Diagnostic &diag, intptr_t parent) {
+  DiagnosticRecord rec;
+  rec.severity = wrapSeverity(diag.getSeverity());
+  rec.message = diag.str();
+  rec.parent = parent;
+  if (std::optional<FileLineColLoc> loc =
+          findFileLocation(diag.getLocation())) {
+    rec.file = loc->getFilename().str();
+    rec.line = loc->getLine();
+    rec.column = loc->getColumn();
+  }
+  if (diag.getSeverity() == DiagnosticSeverity::Error)
+    result.failed = true;
+  result.diagnostics.push_back(std::move(rec));
+  intptr_t self = result.diagnostics.size() - 1;
+  for (Diagnostic &note : diag.getNotes())
+    record(result, note, self);
+}
+
+/// Collects every diagnostic of `context` into `result` while alive, without
+/// the "see current operation" notes that would copy whole ops into it.
+class CollectingHandler : public ScopedDiagnosticHandler {
+public:
+  CollectingHandler(MLIRContext *context, Result &result)
+      : ScopedDiagnosticHandler(context,
+                                [&result](Diagnostic &diag) {
+                                  record(result, diag, -1);
+                                  return success();
+                                }),
+        context(context), printedOp(context->shouldPrintOpOnDiagnostic()) {
+    context->printOpOnDiagnostic(false);
+  }
+  ~CollectingHandler() { context->printOpOnDiagnostic(printedOp); }
+
+private:
+  MLIRContext *context;
+  bool printedOp;
+};
+
+std::string printModule(ModuleOp module) {
+  std::string text;
+  raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+/// Op verifiers, then the linearity and protocol checkers.
+void check(ModuleOp module, Result &result) {
+  if (failed(verify(module))) {
+    result.failed = true;
+    return;
+  }
+  PassManager pm(module->getContext());
+  pm.addPass(pmlir::createPipelineVerifyLinearity());
+  pm.addPass(pmlir::createPipelineVerifyProtocol());
+  if (failed(pm.run(module)))
+    result.failed = true;
+}
+
+void compile(ModuleOp module, const PmlirCompileOptions &options,
+             Result &result) {
+  StringRef chip = unwrap(options.chip);
+  Expected<pmlir::NVVMLoweringConfig> config = pmlir::getNVVMLoweringConfig(
+      chip.empty() ? StringRef("sm_100a") : chip, unwrap(options.features),
+      options.optLevel < 0 ? 3 : unsigned(options.optLevel),
+      /*useBarePtrCallConv=*/true);
+  if (!config)
+    return result.error(toString(config.takeError()));
+  config->verifyProtocol = options.verifyProtocol;
+  config->unrollStages = options.unrollStages;
+  config->hangReportCycles = options.hangReportCycles;
+  config->hangKeepWaiting = options.hangKeepWaiting;
+  if (options.hangKeepWaiting && !options.hangReportCycles)
+    return result.error("hang_keep_waiting needs the hang report");
+
+  StringRef cudaPath = unwrap(options.cudaPath);
+  std::string ptxas;
+  if (options.assemble) {
+    Expected<std::string> found = pmlir::cuda::findPtxasFor(
+        cudaPath, *pmlir::cuda::lookupChip(config->chip), config->ptxVersion);
+    if (!found)
+      return result.error(toString(found.takeError()));
+    ptxas = *found;
+  }
+
+  // The lowering pipeline runs the op verifiers and both checkers first.
+  auto compiled = pmlir::lowerToPTX(module, *config, cudaPath);
+  if (!compiled) {
+    std::string message = toString(compiled.takeError());
+    // A failed pass has reported its own diagnostics.
+    if (!result.failed)
+      result.error(message);
+    return;
+  }
+  // An error reported by a pass that still succeeded fails the compile.
+  if (result.failed)
+    return;
+  for (pmlir::CompiledGPUModule &gpuModule : *compiled) {
+    if (options.assemble) {
+      Expected<std::string> cubin = pmlir::assemblePTX(
+          ptxas, config->chip, config->optLevel, gpuModule.ptx);
+      if (!cubin)
+        return result.error("gpu.module @" + gpuModule.name + ": " +
+                            toString(cubin.takeError()));
+      gpuModule.cubin = std::move(*cubin);
+    }
+  }
+  result.modules = std::move(*compiled);
+}
+
+/// Parses `source` into a fresh context and runs `work` on it.
+template <typename Work>
+PmlirResult withParsedSource(MlirStringRef source, MlirStringRef sourceName,
+                             Work work) {
+  auto result = std::make_unique<Result>();
+  DialectRegistry registry;
+  pmlir::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  {
+    CollectingHandler handler(&context, *result);
+    StringRef name = unwrap(sourceName);
+    ParserConfig config(&context, /*verifyAfterParse=*/false);
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+        unwrap(source), config, name.empty() ? "<source>" : name);
+    if (!module) {
+      result->failed = true;
+    } else {
+      result->ir = printModule(*module);
+      work(*module, *result);
+    }
+  }
+  return PmlirResult{result.release()};
+}
+
+Result &get(PmlirResult result) { return *static_cast<Result *>(result.ptr); }
+
+MlirStringRef toRef(const std::string &s) {
+  return mlirStringRefCreate(s.data(), s.size());
+}
+
+} // namespace
+
+PmlirCompileOptions pmlirCompileOptionsGetDefault(void) {
+  PmlirCompileOptions options;
+  options.chip = mlirStringRefCreate("sm_100a", 7);
+  options.features = mlirStringRefCreate(nullptr, 0);
+  options.optLevel = 3;
+  options.cudaPath = mlirStringRefCreate(nullptr, 0);
+  options.assemble = true;
+  options.verifyProtocol = true;
+  options.unrollStages = true;
+  options.hangReportCycles = 0;
+  options.hangKeepWaiting = false;
+  return options;
+}
+
+PmlirResult pmlirCheckSource(MlirStringRef source, MlirStringRef sourceName) {
+  return withParsedSource(source, sourceName, check);
+}
+
+PmlirResult pmlirCheckModule(MlirModule module) {
+  auto result = std::make_unique<Result>();
+  ModuleOp op = unwrap(module);
+  CollectingHandler handler(op->getContext(), *result);
+  result->ir = printModule(op);
+  check(op, *result);
+  return PmlirResult{result.release()};
+}
+
+PmlirResult pmlirCompileSource(MlirStringRef source, MlirStringRef sourceName,
+                               const PmlirCompileOptions *options) {
+  PmlirCompileOptions opts =
+      options ? *options : pmlirCompileOptionsGetDefault();
+  return withParsedSource(
+      source, sourceName,
+      [&](ModuleOp module, Result &result) { compile(module, opts, result); });
+}
+
+PmlirResult pmlirCompileModule(MlirModule module,
+                               const PmlirCompileOptions *options) {
+  PmlirCompileOptions opts =
+      options ? *options : pmlirCompileOptionsGetDefault();
+  auto result = std::make_unique<Result>();
+  ModuleOp op = unwrap(module);
+  CollectingHandler handler(op->getContext(), *result);
+  result->ir = printModule(op);
+  compile(op, opts, *result);
+  return PmlirResult{result.release()};
+}
+
+void pmlirResultDestroy(PmlirResult result) {
+  delete static_cast<Result *>(result.ptr);
+}
+
+bool pmlirResultSucceeded(PmlirResult result) { return !get(result).failed; }
+
+MlirStringRef pmlirResultGetIR(PmlirResult result) {
+  return toRef(get(result).ir);
+}
+
+intptr_t pmlirResultGetNumDiagnostics(PmlirResult result) {
+  return get(result).diagnostics.size();
+}
+
+MlirDiagnosticSeverity pmlirResultGetDiagnosticSeverity(PmlirResult result,
+                                                        intptr_t index) {
+  return get(result).diagnostics[index].severity;
+}
+
+MlirStringRef pmlirResultGetDiagnosticMessage(PmlirResult result,
+                                              intptr_t index) {
+  return toRef(get(result).diagnostics[index].message);
+}
+
+MlirStringRef pmlirResultGetDiagnosticFile(PmlirResult result, intptr_t index) {
+  return toRef(get(result).diagnostics[index].file);
+}
+
+unsigned pmlirResultGetDiagnosticLine(PmlirResult result, intptr_t index) {
+  return get(result).diagnostics[index].line;
+}
+
+unsigned pmlirResultGetDiagnosticColumn(PmlirResult result, intptr_t index) {
+  return get(result).diagnostics[index].column;
+}
+
+intptr_t pmlirResultGetDiagnosticParent(PmlirResult result, intptr_t index) {
+  return get(result).diagnostics[index].parent;
+}
+
+intptr_t pmlirResultGetNumModules(PmlirResult result) {
+  return get(result).modules.size();
+}
+
+MlirStringRef pmlirResultGetModuleName(PmlirResult result, intptr_t index) {
+  return toRef(get(result).modules[index].name);
+}
+
+MlirStringRef pmlirResultGetModulePTX(PmlirResult result, intptr_t index) {
+  return toRef(get(result).modules[index].ptx);
+}
+
+MlirStringRef pmlirResultGetModuleCubin(PmlirResult result, intptr_t index) {
+  return toRef(get(result).modules[index].cubin);
+}
+
+MlirStringRef pmlirGetVersion(void) {
+  static const char version[] = "pipeline-mlir " PIPELINE_MLIR_VERSION;
+  return mlirStringRefCreate(version, sizeof(version) - 1);
+}

@@ -1,0 +1,182 @@
+// The C API of pipeline-mlir, used the way a host language uses it.
+// RUN: pipeline-capi-test 2>&1 | FileCheck %s
+
+#include "pipeline-c/Compiler.h"
+#include "pipeline-c/Dialects.h"
+#include "pipeline-c/Passes.h"
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+static void printChunk(MlirStringRef chunk, void *userData) {
+  fwrite(chunk.data, 1, chunk.length, (FILE *)userData);
+}
+
+static void printDiagnostics(PmlirResult result) {
+  for (intptr_t i = 0, e = pmlirResultGetNumDiagnostics(result); i < e; ++i) {
+    MlirStringRef file = pmlirResultGetDiagnosticFile(result, i);
+    MlirStringRef message = pmlirResultGetDiagnosticMessage(result, i);
+    const char *kind = "remark";
+    switch (pmlirResultGetDiagnosticSeverity(result, i)) {
+    case MlirDiagnosticError: kind = "error"; break;
+    case MlirDiagnosticWarning: kind = "warning"; break;
+    case MlirDiagnosticNote: kind = "note"; break;
+    default: break;
+    }
+    printf("diag %ld parent %ld %s at %.*s:%u:%u: %.*s\n", (long)i,
+           (long)pmlirResultGetDiagnosticParent(result, i), kind,
+           (int)file.length, file.data, pmlirResultGetDiagnosticLine(result, i),
+           pmlirResultGetDiagnosticColumn(result, i), (int)message.length,
+           message.data);
+  }
+}
+
+static const char *kGood =
+    "!P = !pipeline.pipeline<stages = 2>\n"
+    "!Smem = memref<?xi8, #gpu.address_space<workgroup>>\n"
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @ring() kernel {\n"
+    "      %c0 = arith.constant 0 : index\n"
+    "      %tid = gpu.thread_id x\n"
+    "      %smem = gpu.dynamic_shared_memory : !Smem\n"
+    "      %p = pipeline.create in %smem[%c0] : !Smem -> !P\n"
+    "      pipeline.init_mbars %p producer 32 consumer 32 : !P\n"
+    "      %c32 = arith.constant 32 : index\n"
+    "      %is_producer = arith.cmpi ult, %tid, %c32 : index\n"
+    "      scf.if %is_producer {\n"
+    "        pipeline.produce %p as %s : !P {\n"
+    "          pipeline.arrive %s : !pipeline.stage<producer, !P>\n"
+    "        }\n"
+    "        pipeline.drain_producer %p : !P\n"
+    "      } else {\n"
+    "        pipeline.consume %p as %s : !P {\n"
+    "        }\n"
+    "      }\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+// Line 5 acquires a stage that line 6 leaks.
+static const char *kLeak =
+    "!P = !pipeline.pipeline<stages = 2>\n"
+    "!Smem = memref<?xi8, #gpu.address_space<workgroup>>\n"
+    "func.func @leak(%smem: !Smem, %c0: index) {\n"
+    "  %p = pipeline.create in %smem[%c0] : !Smem -> !P\n"
+    "  %s = pipeline.acquire_producer %p : !P\n"
+    "  return\n"
+    "}\n";
+
+int main(void) {
+  MlirStringRef version = pmlirGetVersion();
+  // CHECK: version: pipeline-mlir {{[0-9]+\.[0-9]+\.[0-9]+}}
+  printf("version: %.*s\n", (int)version.length, version.data);
+
+  // Upstream conventions: a registry, the dialect handle, a parse.
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  pmlirRegisterCompilerDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  MlirDialectHandle handle = mlirGetDialectHandle__pipeline__();
+  MlirStringRef ns = mlirDialectHandleGetNamespace(handle);
+  // CHECK: dialect: pipeline
+  printf("dialect: %.*s\n", (int)ns.length, ns.data);
+  mlirDialectHandleLoadDialect(handle, ctx);
+
+  MlirModule leak = mlirModuleCreateParse(ctx, str(kLeak));
+  // CHECK: parsed leak: 1
+  printf("parsed leak: %d\n", !mlirModuleIsNull(leak));
+
+  // The linearity checker through a pass manager of the C API.
+  pmlirRegisterAllPasses();
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  MlirLogicalResult parsed = mlirParsePassPipeline(
+      opm, str("builtin.module(pipeline-verify-linearity)"), printChunk, stdout);
+  // CHECK: pipeline parsed: 1
+  printf("pipeline parsed: %d\n", mlirLogicalResultIsSuccess(parsed));
+  mlirPassManagerDestroy(pm);
+
+  // The same check, diagnostics collected in a result.
+  PmlirResult checked = pmlirCheckModule(leak);
+  // CHECK: check leak: 0
+  printf("check leak: %d\n", pmlirResultSucceeded(checked));
+  // The parse of mlirModuleCreateParse names the buffer "-".
+  // CHECK: diag 0 parent -1 error at -:6:3: stage handle leaks
+  // CHECK-NEXT: diag 1 parent 0 note at -:5:8: stage acquired here
+  printDiagnostics(checked);
+  pmlirResultDestroy(checked);
+  mlirModuleDestroy(leak);
+  mlirContextDestroy(ctx);
+
+  // From source, with the caller's file name in every location.
+  PmlirResult source = pmlirCheckSource(str(kLeak), str("kernel.py"));
+  // CHECK: check source: 0
+  // CHECK-NEXT: diag 0 parent -1 error at kernel.py:6:3: stage handle leaks
+  // CHECK-NEXT: diag 1 parent 0 note at kernel.py:5:8: stage acquired here
+  printf("check source: %d\n", pmlirResultSucceeded(source));
+  printDiagnostics(source);
+  pmlirResultDestroy(source);
+
+  PmlirResult good = pmlirCheckSource(str(kGood), str("good.mlir"));
+  // CHECK: check good: 1 diagnostics 0
+  printf("check good: %d diagnostics %ld\n", pmlirResultSucceeded(good),
+         (long)pmlirResultGetNumDiagnostics(good));
+  // Round trip: the printed module holds the ops in custom form.
+  // CHECK: round trip: pipeline.produce %{{.*}} as %{{.*}} : !pipeline.pipeline<stages = 2>
+  MlirStringRef ir = pmlirResultGetIR(good);
+  const char *produce = strstr(ir.data, "pipeline.produce");
+  const char *eol = produce ? strchr(produce, '\n') : NULL;
+  printf("round trip: %.*s\n", produce && eol ? (int)(eol - produce) : 0,
+         produce ? produce : "");
+  pmlirResultDestroy(good);
+
+  // PTX only: no toolkit needed.
+  PmlirCompileOptions options = pmlirCompileOptionsGetDefault();
+  options.chip = str("sm_90a");
+  options.assemble = false;
+  PmlirResult ptx = pmlirCompileSource(str(kGood), str("good.mlir"), &options);
+  // CHECK: compile sm_90a: 1 modules 1 name k
+  // CHECK: ptx: .target sm_90a
+  // CHECK: ptx: mbarrier.try_wait
+  // CHECK: cubin bytes: 0
+  printf("compile sm_90a: %d modules %ld", pmlirResultSucceeded(ptx),
+         (long)pmlirResultGetNumModules(ptx));
+  if (pmlirResultGetNumModules(ptx) == 1) {
+    MlirStringRef name = pmlirResultGetModuleName(ptx, 0);
+    MlirStringRef text = pmlirResultGetModulePTX(ptx, 0);
+    printf(" name %.*s\n", (int)name.length, name.data);
+    printf("ptx: %s\n", strstr(text.data, ".target sm_90a") ? ".target sm_90a" : "?");
+    printf("ptx: %s\n", strstr(text.data, "mbarrier.try_wait") ? "mbarrier.try_wait" : "?");
+    printf("cubin bytes: %ld\n", (long)pmlirResultGetModuleCubin(ptx, 0).length);
+  }
+  printDiagnostics(ptx);
+  pmlirResultDestroy(ptx);
+
+  // A chip the pipelines do not know: an error, no modules.
+  options.chip = str("sm_42");
+  PmlirResult bad = pmlirCompileSource(str(kGood), str("good.mlir"), &options);
+  // CHECK: compile sm_42: 0 modules 0
+  // CHECK: diag 0 parent -1 error at :0:0: {{.*}}sm_42
+  printf("compile sm_42: %d modules %ld\n", pmlirResultSucceeded(bad),
+         (long)pmlirResultGetNumModules(bad));
+  printDiagnostics(bad);
+  pmlirResultDestroy(bad);
+
+  // A parse error is a diagnostic with its line.
+  PmlirResult broken = pmlirCheckSource(str("func.func @f() {\n  %x = \n}\n"),
+                                        str("broken.mlir"));
+  // CHECK: check broken: 0
+  // CHECK: diag 0 parent -1 error at broken.mlir:2:7: expected operation name
+  printf("check broken: %d\n", pmlirResultSucceeded(broken));
+  printDiagnostics(broken);
+  pmlirResultDestroy(broken);
+  return 0;
+}
