@@ -5,7 +5,7 @@
 set -euo pipefail
 
 LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
-PKGS=(cmake ninja-build g++ python3 clang-format llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
+PKGS=(cmake ninja-build g++ python3 python3-numpy python3-pytest clang-format llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
 
 missing=()
 for pkg in "${PKGS[@]}"; do

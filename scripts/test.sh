@@ -15,6 +15,10 @@ echo "test: build took $(( $(date +%s) - start )) s"
 status=0
 "$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" 2>&1 | tee "$BUILD_DIR/lit.log" || status=$?
 
+# The Python package (Debian's python3, which has numpy and pytest): builder,
+# C API round trip, diagnostics at Python lines, compiles; GPU tests skip.
+/usr/bin/python3 -m pytest -q -rs "$ROOT/python/tests" 2>&1 | tee "$BUILD_DIR/pytest.log" || status=1
+
 # The ODS-generated reference in docs/generated/ must match the .td files.
 "$ROOT/scripts/gen-docs.sh" --check || status=1
 

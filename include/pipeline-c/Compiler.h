@@ -76,9 +76,7 @@ pmlirCompileModule(MlirModule module, const PmlirCompileOptions *options);
 
 MLIR_CAPI_EXPORTED void pmlirResultDestroy(PmlirResult result);
 
-static inline bool pmlirResultIsNull(PmlirResult result) {
-  return !result.ptr;
-}
+static inline bool pmlirResultIsNull(PmlirResult result) { return !result.ptr; }
 
 /// True when no error was reported.
 MLIR_CAPI_EXPORTED bool pmlirResultSucceeded(PmlirResult result);
@@ -99,12 +97,12 @@ pmlirResultGetDiagnosticMessage(PmlirResult result, intptr_t index);
 /// an empty file and line 0 when it has none.
 MLIR_CAPI_EXPORTED MlirStringRef
 pmlirResultGetDiagnosticFile(PmlirResult result, intptr_t index);
-MLIR_CAPI_EXPORTED unsigned
-pmlirResultGetDiagnosticLine(PmlirResult result, intptr_t index);
-MLIR_CAPI_EXPORTED unsigned
-pmlirResultGetDiagnosticColumn(PmlirResult result, intptr_t index);
-MLIR_CAPI_EXPORTED intptr_t
-pmlirResultGetDiagnosticParent(PmlirResult result, intptr_t index);
+MLIR_CAPI_EXPORTED unsigned pmlirResultGetDiagnosticLine(PmlirResult result,
+                                                         intptr_t index);
+MLIR_CAPI_EXPORTED unsigned pmlirResultGetDiagnosticColumn(PmlirResult result,
+                                                           intptr_t index);
+MLIR_CAPI_EXPORTED intptr_t pmlirResultGetDiagnosticParent(PmlirResult result,
+                                                           intptr_t index);
 
 /// Compiled gpu.modules, in order (none for a check or a failure).
 MLIR_CAPI_EXPORTED intptr_t pmlirResultGetNumModules(PmlirResult result);

@@ -1,0 +1,181 @@
+"""ctypes binding of libPipelineMLIRCAPI.so (include/pipeline-c/Compiler.h).
+
+The library is looked up, in order, at $PIPELINE_MLIR_CAPI (a file), in the
+build tree next to this package (build/lib), and in the installed prefix
+(<prefix>/lib next to <prefix>/python). It is loaded on first use only: a
+program that finds all its kernels in the compile cache never needs it.
+"""
+
+import ctypes
+import os
+import pathlib
+
+from .errors import ToolchainError
+
+_LIB_NAME = "libPipelineMLIRCAPI.so"
+
+
+class MlirStringRef(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("length", ctypes.c_size_t)]
+
+    @classmethod
+    def of(cls, data):
+        if isinstance(data, str):
+            data = data.encode()
+        ref = cls(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p), len(data))
+        ref._keep = data  # the bytes must outlive the call
+        return ref
+
+    def bytes(self):
+        if not self.length:
+            return b""
+        return ctypes.string_at(self.data, self.length)
+
+    def str(self):
+        return self.bytes().decode("utf-8", errors="replace")
+
+
+class PmlirResult(ctypes.Structure):
+    _fields_ = [("ptr", ctypes.c_void_p)]
+
+
+class PmlirCompileOptions(ctypes.Structure):
+    _fields_ = [
+        ("chip", MlirStringRef),
+        ("features", MlirStringRef),
+        ("optLevel", ctypes.c_int),
+        ("cudaPath", MlirStringRef),
+        ("assemble", ctypes.c_bool),
+        ("verifyProtocol", ctypes.c_bool),
+        ("unrollStages", ctypes.c_bool),
+        ("hangReportCycles", ctypes.c_uint64),
+        ("hangKeepWaiting", ctypes.c_bool),
+    ]
+
+
+_SEVERITY = {0: "error", 1: "warning", 2: "note", 3: "remark"}
+
+_lib = None
+
+
+def _candidates():
+    env = os.environ.get("PIPELINE_MLIR_CAPI")
+    if env:
+        yield pathlib.Path(env)
+        return
+    here = pathlib.Path(__file__).resolve().parent
+    # Source tree: python/pipeline_mlir -> build/lib (or $BUILD_DIR/lib).
+    build = os.environ.get("BUILD_DIR")
+    if build:
+        yield pathlib.Path(build) / "lib" / _LIB_NAME
+    yield here.parent.parent / "build" / "lib" / _LIB_NAME
+    # Installed: <prefix>/python/pipeline_mlir -> <prefix>/lib.
+    yield here.parent.parent / "lib" / _LIB_NAME
+
+
+def library():
+    """The loaded C API library; ToolchainError if it cannot be found."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    tried = []
+    for path in _candidates():
+        tried.append(str(path))
+        if path.exists():
+            try:
+                lib = ctypes.CDLL(str(path))
+            except OSError as e:
+                raise ToolchainError(f"cannot load {path}: {e}") from None
+            _declare(lib)
+            _lib = lib
+            return lib
+    raise ToolchainError(
+        f"{_LIB_NAME} not found (looked at: {', '.join(tried)}); build the "
+        "project with ./scripts/build.sh or set PIPELINE_MLIR_CAPI to the "
+        "library's path")
+
+
+def _declare(lib):
+    R, S, ip = PmlirResult, MlirStringRef, ctypes.c_ssize_t
+    sigs = {
+        "pmlirCompileOptionsGetDefault": (PmlirCompileOptions, []),
+        "pmlirCheckSource": (R, [S, S]),
+        "pmlirCompileSource": (R, [S, S, ctypes.POINTER(PmlirCompileOptions)]),
+        "pmlirResultDestroy": (None, [R]),
+        "pmlirResultSucceeded": (ctypes.c_bool, [R]),
+        "pmlirResultGetIR": (S, [R]),
+        "pmlirResultGetNumDiagnostics": (ip, [R]),
+        "pmlirResultGetDiagnosticSeverity": (ctypes.c_int, [R, ip]),
+        "pmlirResultGetDiagnosticMessage": (S, [R, ip]),
+        "pmlirResultGetDiagnosticFile": (S, [R, ip]),
+        "pmlirResultGetDiagnosticLine": (ctypes.c_uint, [R, ip]),
+        "pmlirResultGetDiagnosticColumn": (ctypes.c_uint, [R, ip]),
+        "pmlirResultGetDiagnosticParent": (ip, [R, ip]),
+        "pmlirResultGetNumModules": (ip, [R]),
+        "pmlirResultGetModuleName": (S, [R, ip]),
+        "pmlirResultGetModulePTX": (S, [R, ip]),
+        "pmlirResultGetModuleCubin": (S, [R, ip]),
+        "pmlirGetVersion": (S, []),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+
+
+class Result:
+    """A PmlirResult read into Python objects, then destroyed."""
+
+    def __init__(self, handle):
+        from .errors import Diagnostic
+        lib = library()
+        try:
+            self.succeeded = bool(lib.pmlirResultSucceeded(handle))
+            self.ir = lib.pmlirResultGetIR(handle).str()
+            flat = []
+            for i in range(lib.pmlirResultGetNumDiagnostics(handle)):
+                d = Diagnostic(
+                    _SEVERITY.get(lib.pmlirResultGetDiagnosticSeverity(handle, i), "error"),
+                    lib.pmlirResultGetDiagnosticMessage(handle, i).str(),
+                    lib.pmlirResultGetDiagnosticFile(handle, i).str(),
+                    lib.pmlirResultGetDiagnosticLine(handle, i),
+                    lib.pmlirResultGetDiagnosticColumn(handle, i))
+                parent = lib.pmlirResultGetDiagnosticParent(handle, i)
+                flat.append(d)
+                if parent >= 0:
+                    flat[parent].notes.append(d)
+            self.diagnostics = [d for i, d in enumerate(flat)
+                                if lib.pmlirResultGetDiagnosticParent(handle, i) < 0]
+            self.modules = []
+            for i in range(lib.pmlirResultGetNumModules(handle)):
+                self.modules.append((lib.pmlirResultGetModuleName(handle, i).str(),
+                                     lib.pmlirResultGetModulePTX(handle, i).str(),
+                                     lib.pmlirResultGetModuleCubin(handle, i).bytes()))
+        finally:
+            lib.pmlirResultDestroy(handle)
+
+
+def check(source, name):
+    lib = library()
+    return Result(lib.pmlirCheckSource(MlirStringRef.of(source), MlirStringRef.of(name)))
+
+
+def compile(source, name, *, chip, features, opt_level, cuda_path, assemble,
+            verify_protocol, unroll_stages, hang_report_cycles, hang_keep_waiting):
+    lib = library()
+    opts = lib.pmlirCompileOptionsGetDefault()
+    keep = [MlirStringRef.of(chip), MlirStringRef.of(features or ""),
+            MlirStringRef.of(cuda_path or "")]
+    opts.chip, opts.features, opts.cudaPath = keep
+    opts.optLevel = opt_level
+    opts.assemble = assemble
+    opts.verifyProtocol = verify_protocol
+    opts.unrollStages = unroll_stages
+    opts.hangReportCycles = hang_report_cycles
+    opts.hangKeepWaiting = hang_keep_waiting
+    return Result(lib.pmlirCompileSource(MlirStringRef.of(source),
+                                         MlirStringRef.of(name), ctypes.byref(opts)))
+
+
+def version():
+    return library().pmlirGetVersion().str()

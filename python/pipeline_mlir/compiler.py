@@ -1,0 +1,189 @@
+"""compile(): kernels to PTX and cubin, with a content-hash cache on disk.
+
+The cache key is the SHA-256 of the module's MLIR text without locations,
+the options and the package version: the same kernel compiled from another
+file or line hits the same entry. Entries live in $PIPELINE_MLIR_CACHE
+(default ~/.cache/pipeline-mlir); PIPELINE_MLIR_CACHE=off disables the cache.
+A hit needs neither the compiler library nor the CUDA toolkit, which is how
+kernels compiled on one machine run on another (copy the cache directory).
+"""
+
+import hashlib
+import json
+import os
+import pathlib
+import tempfile
+
+from . import _capi
+from .errors import CompileError
+from .ir import Kernel, Module
+
+__version__ = "0.1.0"
+
+CHIPS_WITH_TCGEN05 = ("sm_100a", "sm_101a", "sm_103a")
+
+
+class CompiledModule:
+    """PTX and cubin of one gpu.module, and its kernels' signatures."""
+
+    def __init__(self, name, ptx, cubin, chip, signatures, key=None, cached=False):
+        self.name = name
+        self.ptx = ptx
+        self.cubin = cubin
+        self.chip = chip
+        self.signatures = signatures
+        self.key = key
+        self.cached = cached
+        self._loaded = None
+
+    def kernel(self, name=None):
+        """A launchable kernel of this module (the only one if no name)."""
+        from .driver import LoadedKernel
+        if name is None:
+            if len(self.signatures) != 1:
+                raise KeyError(f"module {self.name} has kernels {sorted(self.signatures)}: name one")
+            name = next(iter(self.signatures))
+        if name not in self.signatures:
+            raise KeyError(f"module {self.name} has no kernel {name!r} "
+                           f"(it has {sorted(self.signatures)})")
+        return LoadedKernel(self, name, self.signatures[name])
+
+    def __getitem__(self, name):
+        return self.kernel(name)
+
+    def __call__(self, *args, **launch):
+        return self.kernel()(*args, **launch)
+
+    def __repr__(self):
+        return f"<CompiledModule {self.name} for {self.chip}: {sorted(self.signatures)}>"
+
+
+def cache_dir():
+    env = os.environ.get("PIPELINE_MLIR_CACHE")
+    if env == "off":
+        return None
+    if env:
+        return pathlib.Path(env)
+    return pathlib.Path.home() / ".cache" / "pipeline-mlir"
+
+
+def _as_module(what):
+    if isinstance(what, Module):
+        return what
+    if isinstance(what, Kernel):
+        return Module([what])
+    if isinstance(what, (list, tuple)):
+        return Module(list(what))
+    if isinstance(what, str):
+        return Module.from_mlir(what)
+    raise TypeError(f"compile() takes a @kernel, a list of them, a Module or MLIR text, "
+                    f"got {type(what).__name__}")
+
+
+def _remap(diagnostics, text, name):
+    """Diagnostics located in the generated text (a parse error, a type the
+    dialect rejects) are moved to the user's line that made that op: the
+    `loc(...)` printed at the end of the same generated line."""
+    import re
+    lines = text.splitlines()
+    for d in diagnostics:
+        if d.file == name and 0 < d.line <= len(lines):
+            m = re.search(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)\s*$', lines[d.line - 1])
+            if m:
+                d.file, d.line, d.column = m.group(1), int(m.group(2)), int(m.group(3))
+        _remap(d.notes, text, name)
+    return diagnostics
+
+
+def check(what):
+    """Parses and verifies (op verifiers, linearity, protocol) without
+    compiling. Raises CompileError with the diagnostics on failure; returns
+    the warnings otherwise."""
+    module = _as_module(what)
+    text = module.mlir()
+    result = _capi.check(text, f"{module.name}.mlir")
+    if not result.succeeded:
+        raise CompileError(f"pipeline-mlir: {module.name} is not a valid pipeline program:",
+                           _remap(result.diagnostics, text, f"{module.name}.mlir"))
+    return result.diagnostics
+
+
+def compile(what, chip="sm_90a", *, opt_level=3, features="", cuda_path=None,
+            assemble=True, verify_protocol=True, unroll_stages=True,
+            hang_report=None, hang_keep_waiting=False, cache=True):
+    """Compiles a @kernel (or a list of them, a Module, or MLIR text) for
+    `chip`. Returns a CompiledModule holding the PTX and (with `assemble`)
+    the cubin. Raises CompileError with the compiler's diagnostics, located
+    at the user's Python lines, when the kernel is rejected."""
+    module = _as_module(what)
+    if hang_report is True:
+        hang_report = 1 << 31
+    options = dict(chip=chip, features=features or "", opt_level=int(opt_level),
+                   assemble=bool(assemble), verify_protocol=bool(verify_protocol),
+                   unroll_stages=bool(unroll_stages),
+                   hang_report_cycles=int(hang_report or 0),
+                   hang_keep_waiting=bool(hang_keep_waiting))
+    keyed = module.mlir(locations=False)
+    key = hashlib.sha256(json.dumps([__version__, keyed, options], sort_keys=True)
+                         .encode()).hexdigest()
+    signatures = module.signatures()
+    directory = cache_dir() if cache else None
+    if directory is not None:
+        hit = _load(directory / key, chip, signatures, key)
+        if hit is not None:
+            return hit
+
+    text = module.mlir()
+    result = _capi.compile(text, f"{module.name}.mlir", cuda_path=cuda_path, **options)
+    if not result.succeeded:
+        raise CompileError(f"pipeline-mlir: cannot compile {module.name} for {chip}:",
+                           _remap(result.diagnostics, text, f"{module.name}.mlir"))
+    if len(result.modules) != 1:
+        raise CompileError(f"pipeline-mlir: expects one gpu.module, got {len(result.modules)}",
+                           result.diagnostics)
+    name, ptx, cubin = result.modules[0]
+    compiled = CompiledModule(name, ptx, cubin if assemble else None, chip, signatures, key)
+    if directory is not None:
+        _store(directory / key, compiled)
+    return compiled
+
+
+def _load(entry, chip, signatures, key):
+    meta = entry / "meta.json"
+    if not meta.exists():
+        return None
+    try:
+        info = json.loads(meta.read_text())
+        ptx = (entry / "module.ptx").read_text()
+        cubin_path = entry / "module.cubin"
+        cubin = cubin_path.read_bytes() if cubin_path.exists() else None
+    except (OSError, ValueError):
+        return None
+    return CompiledModule(info["name"], ptx, cubin, chip, signatures, key, cached=True)
+
+
+def _store(entry, compiled):
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tmp = pathlib.Path(tempfile.mkdtemp(dir=entry.parent, prefix=".tmp-"))
+        (tmp / "module.ptx").write_text(compiled.ptx)
+        if compiled.cubin:
+            (tmp / "module.cubin").write_bytes(compiled.cubin)
+        (tmp / "meta.json").write_text(json.dumps({"name": compiled.name,
+                                                   "chip": compiled.chip}))
+        try:
+            os.rename(tmp, entry)
+        except OSError:  # another process stored it first
+            for f in tmp.iterdir():
+                f.unlink()
+            tmp.rmdir()
+    except OSError:
+        pass  # a read-only cache only costs a recompile
+
+
+def clear_cache():
+    """Removes every entry of the compile cache."""
+    import shutil
+    directory = cache_dir()
+    if directory is not None and directory.exists():
+        shutil.rmtree(directory)

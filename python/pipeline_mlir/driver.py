@@ -1,0 +1,511 @@
+"""The launcher: the CUDA driver library (libcuda.so.1) through ctypes.
+
+No CUDA toolkit is needed at run time. Kernels run in the device's primary
+context (the one torch and cupy use), on the legacy default stream, and
+every launch is followed by a synchronization that turns an asynchronous
+fault into a CudaError at the launch that caused it.
+"""
+
+import ctypes
+import math
+
+import numpy as np
+
+from . import types as T
+from .dtypes import DLPACK, NUMPY
+from .errors import CudaError, LaunchError
+
+_CU_DEVICE_ATTRIBUTE_CC_MAJOR = 75
+_CU_DEVICE_ATTRIBUTE_CC_MINOR = 76
+_CU_DEVICE_ATTRIBUTE_SMEM_OPTIN = 97
+_CU_DEVICE_ATTRIBUTE_SM_COUNT = 16
+_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
+_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+_CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14
+_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class _LaunchAttribute(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("value", ctypes.c_uint32 * 16)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(_LaunchAttribute)),
+                ("numAttrs", ctypes.c_uint)]
+
+
+class _Driver:
+    def __init__(self, path="libcuda.so.1"):
+        try:
+            self.lib = ctypes.CDLL(path)
+        except OSError:
+            raise CudaError(f"the CUDA driver ({path}) is not installed on this machine: "
+                            "kernels can be compiled here but not launched") from None
+        self.check(self.lib.cuInit(0), "cuInit")
+        count = ctypes.c_int()
+        self.check(self.lib.cuDeviceGetCount(ctypes.byref(count)), "cuDeviceGetCount")
+        if count.value == 0:
+            raise CudaError("the CUDA driver sees no GPU")
+        self.device = ctypes.c_int()
+        self.check(self.lib.cuDeviceGet(ctypes.byref(self.device), 0), "cuDeviceGet")
+        self.context = ctypes.c_void_p()
+        self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(self.context), self.device),
+                   "cuDevicePrimaryCtxRetain")
+        self.check(self.lib.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+        self.cc = (self.attribute(_CU_DEVICE_ATTRIBUTE_CC_MAJOR),
+                   self.attribute(_CU_DEVICE_ATTRIBUTE_CC_MINOR))
+        self.smem_optin = self.attribute(_CU_DEVICE_ATTRIBUTE_SMEM_OPTIN)
+        self.sm_count = self.attribute(_CU_DEVICE_ATTRIBUTE_SM_COUNT)
+        name = ctypes.create_string_buffer(256)
+        self.check(self.lib.cuDeviceGetName(name, 256, self.device), "cuDeviceGetName")
+        self.name = name.value.decode()
+        self.modules = {}
+        for fn in ("cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemFree_v2"):
+            getattr(self.lib, fn).argtypes = None
+
+    def error_text(self, code):
+        name, text = ctypes.c_char_p(), ctypes.c_char_p()
+        self.lib.cuGetErrorName(code, ctypes.byref(name))
+        self.lib.cuGetErrorString(code, ctypes.byref(text))
+        n = name.value.decode() if name.value else f"error {code}"
+        t = text.value.decode() if text.value else ""
+        return f"{n}: {t}" if t else n
+
+    def check(self, code, what):
+        if code != 0:
+            raise CudaError(f"{what} failed: {self.error_text(code)}", code)
+
+    def attribute(self, attr):
+        v = ctypes.c_int()
+        self.check(self.lib.cuDeviceGetAttribute(ctypes.byref(v), attr, self.device),
+                   "cuDeviceGetAttribute")
+        return v.value
+
+    @property
+    def chip(self):
+        return f"sm_{self.cc[0]}{self.cc[1]}"
+
+    def synchronize(self):
+        self.check(self.lib.cuCtxSynchronize(), "the kernel (cuCtxSynchronize)")
+
+    def alloc(self, nbytes):
+        ptr = ctypes.c_uint64()
+        self.check(self.lib.cuMemAlloc_v2(ctypes.byref(ptr), ctypes.c_size_t(max(nbytes, 1))),
+                   f"cuMemAlloc ({nbytes} bytes)")
+        return ptr.value
+
+    def free(self, ptr):
+        self.lib.cuMemFree_v2(ctypes.c_uint64(ptr))
+
+    def htod(self, ptr, host, nbytes):
+        self.check(self.lib.cuMemcpyHtoD_v2(ctypes.c_uint64(ptr), ctypes.c_void_p(host),
+                                            ctypes.c_size_t(nbytes)), "cuMemcpyHtoD")
+
+    def dtoh(self, host, ptr, nbytes):
+        self.check(self.lib.cuMemcpyDtoH_v2(ctypes.c_void_p(host), ctypes.c_uint64(ptr),
+                                            ctypes.c_size_t(nbytes)), "cuMemcpyDtoH")
+
+    def function(self, compiled, name):
+        key = id(compiled)
+        if key not in self.modules:
+            if not compiled.cubin:
+                raise LaunchError(f"module {compiled.name} has no cubin (compiled with "
+                                  "assemble=False)")
+            module = ctypes.c_void_p()
+            data = ctypes.create_string_buffer(compiled.cubin, len(compiled.cubin))
+            self.check(self.lib.cuModuleLoadData(ctypes.byref(module), data),
+                       f"loading {compiled.name} for {compiled.chip} on {self.name}")
+            self.modules[key] = (compiled, module, {})
+        _, module, functions = self.modules[key]
+        if name not in functions:
+            fn = ctypes.c_void_p()
+            self.check(self.lib.cuModuleGetFunction(ctypes.byref(fn), module, name.encode()),
+                       f"cuModuleGetFunction({name})")
+            functions[name] = fn
+        return functions[name]
+
+
+_driver = None
+
+
+def driver():
+    """The process's driver connection (created on first use)."""
+    global _driver
+    if _driver is None:
+        _driver = _Driver()
+    return _driver
+
+
+def device_info():
+    d = driver()
+    return {"name": d.name, "chip": d.chip, "sm_count": d.sm_count,
+            "max_dynamic_smem": d.smem_optin}
+
+
+class DeviceArray:
+    """A device allocation with a shape and a numpy dtype. Exposes
+    __cuda_array_interface__, so torch/cupy can wrap it too."""
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.nbytes = int(math.prod(self.shape)) * self.dtype.itemsize
+        self._driver = driver()
+        self.ptr = self._driver.alloc(self.nbytes)
+
+    @classmethod
+    def from_numpy(cls, array):
+        array = np.ascontiguousarray(array)
+        out = cls(array.shape, array.dtype)
+        out._driver.htod(out.ptr, array.ctypes.data, array.nbytes)
+        return out
+
+    def numpy(self):
+        out = np.empty(self.shape, self.dtype)
+        self._driver.dtoh(out.ctypes.data, self.ptr, self.nbytes)
+        return out
+
+    def copy_from(self, array):
+        array = np.ascontiguousarray(array, dtype=self.dtype)
+        if array.shape != self.shape:
+            raise LaunchError(f"shape {array.shape} does not match {self.shape}")
+        self._driver.htod(self.ptr, array.ctypes.data, array.nbytes)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ptr, False),
+                "version": 3, "strides": None}
+
+    def free(self):
+        if self.ptr:
+            self._driver.free(self.ptr)
+            self.ptr = 0
+
+    def __del__(self):
+        try:
+            self.free()
+        except Exception:
+            pass
+
+
+def zeros(shape, dtype):
+    return DeviceArray.from_numpy(np.zeros(shape, dtype))
+
+
+_TMA_DTYPES = {"u8": 0, "i8": 0, "u16": 1, "bf16": 9, "u32": 2, "i32": 3, "u64": 4,
+               "i64": 5, "f16": 6, "f32": 7, "f64": 8}
+_L2PROMO = {"none": 0, "l2_64b": 1, "l2_128b": 2, "l2_256b": 3}
+_SWIZZLE = {"none": 0, "swizzle_32b": 1, "swizzle_64b": 2, "swizzle_128b": 3}
+
+
+class TensorMap:
+    """A TMA descriptor (cuTensorMapEncodeTiled) of a row-major device array,
+    copied to device memory: the kernel argument of a
+    `!nvgpu.tensormap.descriptor` parameter. `box` is the tile shape,
+    outermost first, as in the descriptor type's `tensor = memref<...>`."""
+
+    def __init__(self, array, box, element=None, swizzle="none", oob="zero",
+                 l2promo="none"):
+        ptr, shape, elem = _device_view(array, None)
+        element = element or elem
+        if element not in _TMA_DTYPES:
+            raise LaunchError(f"TMA has no element type {element}")
+        esize = {"u8": 1, "i8": 1, "u16": 2, "bf16": 2, "f16": 2, "u32": 4, "i32": 4,
+                 "f32": 4, "u64": 8, "i64": 8, "f64": 8}[element]
+        box = tuple(box)
+        if len(box) != len(shape):
+            raise LaunchError(f"box {box} has not the rank of the array {shape}")
+        if (shape[-1] * esize) % 16:
+            raise LaunchError(f"TMA needs rows of a multiple of 16 bytes, got {shape[-1]} "
+                              f"elements of {esize} bytes")
+        if (box[-1] * esize) % 16:
+            raise LaunchError(f"TMA needs a box row of a multiple of 16 bytes, got {box[-1]}")
+        if swizzle not in _SWIZZLE or l2promo not in _L2PROMO:
+            raise LaunchError(f"TMA swizzle is one of {sorted(_SWIZZLE)} and l2promo one of "
+                              f"{sorted(_L2PROMO)}, got {swizzle!r}, {l2promo!r}")
+        if any(b < 1 or b > 256 for b in box):
+            raise LaunchError(f"TMA box dimensions are 1 to 256, got {box}")
+        self.box = box
+        self.element = element
+        self.swizzle = swizzle
+        rank = len(shape)
+        dims = (ctypes.c_uint64 * rank)(*reversed(shape))
+        strides_bytes = []
+        acc = esize
+        for d in list(reversed(shape))[:-1]:
+            acc *= d
+            strides_bytes.append(acc)
+        strides = (ctypes.c_uint64 * max(rank - 1, 1))(*strides_bytes)
+        boxdim = (ctypes.c_uint32 * rank)(*reversed(box))
+        estrides = (ctypes.c_uint32 * rank)(*([1] * rank))
+        self._map = (ctypes.c_uint64 * 16)()
+        d = driver()
+        oob_fill = 0 if oob == "zero" else 1
+        d.check(d.lib.cuTensorMapEncodeTiled(
+            ctypes.byref(self._map), _TMA_DTYPES[element], rank, ctypes.c_void_p(ptr), dims,
+            strides, boxdim, estrides, 0, _SWIZZLE[swizzle], _L2PROMO[l2promo], oob_fill),
+            f"cuTensorMapEncodeTiled(shape {shape}, box {box}, {element})")
+        self.device = DeviceArray((128,), np.uint8)
+        d.htod(self.device.ptr, ctypes.addressof(self._map), 128)
+
+
+def _element_name(dtype):
+    dtype = np.dtype(dtype)
+    return {np.dtype(np.int8): "i8", np.dtype(np.uint8): "u8", np.dtype(np.int16): "i16",
+            np.dtype(np.uint16): "u16", np.dtype(np.int32): "i32", np.dtype(np.uint32): "u32",
+            np.dtype(np.int64): "i64", np.dtype(np.uint64): "u64", np.dtype(np.float16): "f16",
+            np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}.get(dtype, str(dtype))
+
+
+_DL_NAMES = {(0, 8): "i8", (1, 8): "u8", (0, 16): "i16", (1, 16): "u16", (0, 32): "i32",
+             (1, 32): "u32", (0, 64): "i64", (1, 64): "u64", (2, 16): "f16", (2, 32): "f32",
+             (2, 64): "f64", (4, 16): "bf16"}
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+def _dlpack_view(obj, keep):
+    capsule = obj.__dlpack__()
+    keep.append(capsule)  # the tensor stays alive while the capsule does
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    t = _DLTensor.from_address(get(capsule, b"dltensor"))
+    if t.device.device_type not in (2, 13):  # kDLCUDA, kDLCUDAManaged
+        raise LaunchError("a DLPack argument must live on the GPU (device type "
+                          f"{t.device.device_type})")
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    if t.strides:
+        expect, acc = [], 1
+        for d in reversed(shape):
+            expect.insert(0, acc)
+            acc *= d
+        got = [t.strides[i] for i in range(t.ndim)]
+        if any(g != e for g, e, d in zip(got, expect, shape) if d != 1):
+            raise LaunchError(f"a DLPack argument must be contiguous (strides {got})")
+    name = _DL_NAMES.get((t.dtype.code, t.dtype.bits), f"dlpack{t.dtype.code}/{t.dtype.bits}")
+    return t.data + t.byte_offset, shape, name
+
+
+def _device_view(obj, keep):
+    """(device pointer, shape, element name) of a device array-like."""
+    keep = keep if keep is not None else []
+    if isinstance(obj, DeviceArray):
+        return obj.ptr, obj.shape, _element_name(obj.dtype)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray):
+        try:
+            return _dlpack_view(obj, keep)
+        except (BufferError, TypeError, RuntimeError):
+            if not hasattr(obj, "__cuda_array_interface__"):
+                raise
+    if hasattr(obj, "__cuda_array_interface__"):
+        cai = obj.__cuda_array_interface__
+        shape = tuple(cai["shape"])
+        dtype = np.dtype(cai["typestr"])
+        if cai.get("strides") is not None:
+            expect = np.empty(shape, dtype).strides if shape else ()
+            if tuple(cai["strides"]) != tuple(expect):
+                raise LaunchError(f"a __cuda_array_interface__ argument must be contiguous "
+                                  f"(strides {cai['strides']})")
+        keep.append(obj)
+        return cai["data"][0], shape, _element_name(dtype)
+    raise LaunchError(f"expects a device array (pm.DeviceArray, numpy array, or an object "
+                      f"with __dlpack__ / __cuda_array_interface__), got {type(obj).__name__}")
+
+
+_SCALAR_CTYPES = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
+                  "i32": ctypes.c_int32, "i64": ctypes.c_int64, "index": ctypes.c_int64,
+                  "f32": ctypes.c_float, "f64": ctypes.c_double}
+
+
+def _elements_match(param_elem, got):
+    if param_elem == "bf16":
+        return got in ("bf16", "u16")
+    if param_elem == "index":
+        return got == "i64"
+    return got == param_elem or (param_elem.startswith("i") and got == "u" + param_elem[1:])
+
+
+def _chip_runs_on(chip, cc):
+    num = int("".join(ch for ch in chip[3:] if ch.isdigit()))
+    dev = cc[0] * 10 + cc[1]
+    return num == dev if chip.endswith("a") else num <= dev
+
+
+class LoadedKernel:
+    """A kernel of a CompiledModule, launchable with __call__."""
+
+    def __init__(self, compiled, name, params):
+        self.compiled = compiled
+        self.name = name
+        self.params = params
+
+    def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), smem=0, cluster=None,
+                 sync=True):
+        """Launches the kernel. Arguments in the order of the kernel's
+        parameters: numpy arrays (copied in, and back out after the launch),
+        device arrays (pm.DeviceArray, torch/cupy tensors through DLPack or
+        __cuda_array_interface__, zero copy), pm.TensorMap for TMA
+        descriptors, numbers for scalars. `smem` is the dynamic shared memory
+        in bytes; `cluster` the cluster dims."""
+        where = f"kernel {self.name}"
+        if len(args) != len(self.params):
+            raise LaunchError(f"{where} takes {len(self.params)} arguments "
+                              f"({', '.join(n for n, _ in self.params)}), got {len(args)}")
+        grid = _dims(grid, "grid")
+        block = _dims(block, "block")
+        if math.prod(block) > 1024:
+            raise LaunchError(f"{where}: a block has at most 1024 threads, got {block}")
+        if not isinstance(smem, int) or smem < 0:
+            raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
+        # Host arrays and scalars are checked before the driver is touched.
+        for (pname, ptype), arg in zip(self.params, args):
+            _check_host_argument(where, pname, ptype, arg)
+        d = driver()
+        if not _chip_runs_on(self.compiled.chip, d.cc):
+            raise LaunchError(f"{where} was compiled for {self.compiled.chip}; this GPU "
+                              f"({d.name}) is {d.chip}: compile with chip=\"{d.chip}a\"")
+        values, keep, copy_back = [], [], []
+        for (pname, ptype), arg in zip(self.params, args):
+            values.append(self._argument(where, pname, ptype, arg, keep, copy_back))
+
+        fn = d.function(self.compiled, self.name)
+        static = ctypes.c_int()
+        d.check(d.lib.cuFuncGetAttribute(ctypes.byref(static),
+                                         _CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn),
+                "cuFuncGetAttribute")
+        if smem + static.value > d.smem_optin:
+            raise LaunchError(f"{where} needs {smem} bytes of dynamic shared memory "
+                              f"(+{static.value} static); {d.name} allows {d.smem_optin} "
+                              "per block")
+        if smem > 48 * 1024:
+            d.check(d.lib.cuFuncSetAttribute(fn, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                             smem), "cuFuncSetAttribute(dynamic smem)")
+        config = _LaunchConfig(*grid, *block, smem, None, None, 0)
+        attrs = (_LaunchAttribute * 1)()
+        if cluster is not None:
+            cluster = _dims(cluster, "cluster")
+            for g, c in zip(grid, cluster):
+                if g % c:
+                    raise LaunchError(f"{where}: grid {grid} is not a multiple of cluster "
+                                      f"{cluster}")
+            attrs[0].id = _CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            attrs[0].value[0], attrs[0].value[1], attrs[0].value[2] = cluster
+            config.attrs = attrs
+            config.numAttrs = 1
+        params = (ctypes.c_void_p * max(len(values), 1))(
+            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+        d.check(d.lib.cuLaunchKernelEx(ctypes.byref(config), fn, params, None),
+                f"launching {where}")
+        if sync or copy_back:
+            d.synchronize()
+        for array, dev in copy_back:
+            d.dtoh(array.ctypes.data, dev.ptr, array.nbytes)
+        del keep
+
+    def _argument(self, where, pname, ptype, arg, keep, copy_back):
+        if isinstance(ptype, T.MemRefType):
+            expect_elem = str(ptype.element)
+            if isinstance(arg, np.ndarray):
+                if not arg.flags.c_contiguous:
+                    raise LaunchError(f"{where}: argument {pname} must be C-contiguous")
+                dev = DeviceArray.from_numpy(arg)
+                keep.append(dev)
+                if arg.flags.writeable:
+                    copy_back.append((arg, dev))
+                ptr, shape, elem = dev.ptr, arg.shape, _element_name(arg.dtype)
+            else:
+                ptr, shape, elem = _device_view(arg, keep)
+            if not _elements_match(expect_elem, elem):
+                want = NUMPY.get(expect_elem, expect_elem)
+                raise LaunchError(f"{where}: argument {pname} expects {ptype} (elements "
+                                  f"{expect_elem}, numpy {want}), got elements {elem}")
+            if ptype.static and tuple(shape) != tuple(ptype.shape):
+                raise LaunchError(f"{where}: argument {pname} expects shape "
+                                  f"{tuple(ptype.shape)} ({ptype}), got {tuple(shape)}")
+            return ctypes.c_uint64(ptr)
+        if isinstance(ptype, T.TensorMapType) or getattr(ptype, "kind", None) == "tensormap":
+            if not isinstance(arg, TensorMap):
+                raise LaunchError(f"{where}: argument {pname} is a TMA descriptor: pass a "
+                                  f"pm.TensorMap, got {type(arg).__name__}")
+            if isinstance(ptype, T.TensorMapType):
+                tile = ptype.tile
+                if tuple(tile.shape) != arg.box:
+                    raise LaunchError(f"{where}: argument {pname} expects a TMA box "
+                                      f"{tuple(tile.shape)}, got {arg.box}")
+                if not _elements_match(str(tile.element), arg.element):
+                    raise LaunchError(f"{where}: argument {pname} expects {tile.element} "
+                                      f"elements, got {arg.element}")
+                if ptype.swizzle != arg.swizzle:
+                    raise LaunchError(f"{where}: argument {pname} expects swizzle "
+                                      f"{ptype.swizzle}, got {arg.swizzle}")
+            keep.append(arg)
+            return ctypes.c_uint64(arg.device.ptr)
+        if isinstance(ptype, T.ScalarType):
+            value = arg.value if isinstance(arg, T.TypedScalar) else arg
+            if isinstance(value, np.generic):
+                value = value.item()
+            if ptype.is_float:
+                if not isinstance(value, (int, float)):
+                    raise LaunchError(f"{where}: argument {pname} expects a number ({ptype})")
+                return _SCALAR_CTYPES[ptype.text](float(value))
+            if not isinstance(value, int) or isinstance(value, bool) and ptype != T.i1:
+                raise LaunchError(f"{where}: argument {pname} expects an integer ({ptype}), "
+                                  f"got {type(value).__name__}")
+            bits = ptype.bits
+            if not -(1 << (bits - 1)) <= value < (1 << bits):
+                raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
+            return _SCALAR_CTYPES[ptype.text](value)
+        raise LaunchError(f"{where}: cannot pass argument {pname} of type {ptype}")
+
+
+def _check_host_argument(where, pname, ptype, arg):
+    if isinstance(ptype, T.MemRefType) and isinstance(arg, np.ndarray):
+        elem = _element_name(arg.dtype)
+        if not _elements_match(str(ptype.element), elem):
+            want = NUMPY.get(str(ptype.element), ptype.element)
+            raise LaunchError(f"{where}: argument {pname} expects {ptype} (elements "
+                              f"{ptype.element}, numpy {want}), got a numpy array of {arg.dtype}")
+        if ptype.static and tuple(arg.shape) != tuple(ptype.shape):
+            raise LaunchError(f"{where}: argument {pname} expects shape {tuple(ptype.shape)} "
+                              f"({ptype}), got {tuple(arg.shape)}")
+        if not arg.flags.c_contiguous:
+            raise LaunchError(f"{where}: argument {pname} must be C-contiguous")
+    elif isinstance(ptype, T.ScalarType):
+        value = arg.value if isinstance(arg, T.TypedScalar) else arg
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, bool) and ptype != T.i1 or not isinstance(value, (int, float)) \
+                or (not ptype.is_float and not isinstance(value, int)):
+            raise LaunchError(f"{where}: argument {pname} expects a {ptype} scalar, got "
+                              f"{type(value).__name__}")
+        if not ptype.is_float and ptype != T.i1:
+            bits = ptype.bits
+            if not -(1 << (bits - 1)) <= value < (1 << bits):
+                raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
+    elif isinstance(ptype, T.MemRefType) and isinstance(arg, (int, float, T.TypedScalar)):
+        raise LaunchError(f"{where}: argument {pname} expects an array ({ptype}), got a number")
+
+
+def _dims(d, what):
+    d = (d,) if isinstance(d, int) else tuple(d)
+    if not 1 <= len(d) <= 3 or any(not isinstance(x, int) or x < 1 for x in d):
+        raise LaunchError(f"{what} dims are 1 to 3 positive ints, got {d}")
+    return d + (1,) * (3 - len(d))

@@ -1,0 +1,686 @@
+"""The kernel builder: Python functions that emit the pipeline dialect.
+
+A kernel is a Python function decorated with @kernel; its parameters are
+annotated with types. Calling the builder functions of this module inside
+it (thread_id, pipeline, if_, range, ...) appends ops to the kernel; `with`
+statements open regions (scf.if, scf.for, pipeline.produce/consume). Every
+op records the file, line and column of the user's Python code that made it
+as its MLIR location, so that the compiler's diagnostics point there.
+"""
+
+import contextlib
+import functools
+import inspect
+import os
+import sys
+import threading
+
+from . import types as T
+from .errors import BuildError
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_SKIPPED = {os.path.abspath(contextlib.__file__)}
+_state = threading.local()
+
+
+def _user_location():
+    """(file, line, column) of the innermost frame outside this package."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        path = os.path.abspath(filename)
+        if not path.startswith(_PACKAGE_DIR + os.sep) and path not in _SKIPPED and \
+                not filename.startswith("<frozen"):
+            line, col = frame.f_lineno, 1
+            try:
+                positions = list(frame.f_code.co_positions())
+                pos = positions[frame.f_lasti // 2]
+                if pos[0] is not None:
+                    line = pos[0]
+                if pos[2] is not None:
+                    col = pos[2] + 1
+            except (AttributeError, IndexError):
+                pass
+            return path, line, col
+        frame = frame.f_back
+    return "<unknown>", 0, 0
+
+
+def _quote(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Op:
+    """One op: its text (may span regions) and location."""
+
+    def __init__(self, text, loc, regions=(), tail="", terminator=None):
+        self.text = text
+        self.loc = loc
+        self.regions = list(regions)
+        self.tail = tail
+        # Printed explicitly at the end of each region, with the op's
+        # location: an implicit one would carry a location in the generated
+        # text, and diagnostics at it (a stage leaking out of a branch)
+        # would not point at the user's line.
+        self.terminator = terminator
+
+
+class _Block:
+    def __init__(self, args=""):
+        self.args = args
+        self.ops = []
+
+
+def _current():
+    b = getattr(_state, "builder", None)
+    if b is None:
+        raise BuildError("pipeline_mlir ops can only be built inside a @kernel "
+                         "function while it is being built")
+    return b
+
+
+class _Builder:
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.counter = 0
+        self.blocks = []
+        self.consts = {}
+
+    def fresh(self, hint="v"):
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    @property
+    def block(self):
+        return self.blocks[-1]
+
+    def emit(self, text, loc=None, regions=(), tail="", terminator=None):
+        op = _Op(text, loc or _user_location(), regions, tail, terminator)
+        self.block.ops.append(op)
+        return op
+
+    def op(self, fmt, result_type=None, hint="v", loc=None):
+        """Emits `fmt` with {r} replaced by a fresh result name."""
+        if result_type is None:
+            self.emit(fmt, loc)
+            return None
+        name = self.fresh(hint)
+        self.emit(fmt.format(r=name), loc)
+        return Value(name, result_type)
+
+
+class Value:
+    """An SSA value of a kernel under construction."""
+
+    def __init__(self, name, type):
+        self.name = name
+        self.type = type
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return f"<Value {self.name} : {self.type}>"
+
+    def __bool__(self):
+        raise BuildError(
+            "a kernel value has no Python truth value: use pm.if_(cond) "
+            "instead of `if`, and pm.range instead of Python loops over values")
+
+    # Arithmetic: arith ops of the operands' type (ints convert).
+    def _bin(self, other, int_op, float_op, reverse=False):
+        other = as_value(other, self.type)
+        if other.type != self.type:
+            raise BuildError(f"operands of different types: {self.type} and {other.type}")
+        a, b = (other, self) if reverse else (self, other)
+        op = float_op if self.type.is_float else int_op
+        if op is None:
+            raise BuildError(f"no such operation on {self.type}")
+        return _current().op(f"{{r}} = arith.{op} {a}, {b} : {self.type}", self.type)
+
+    def __add__(self, o): return self._bin(o, "addi", "addf")
+    def __radd__(self, o): return self._bin(o, "addi", "addf", True)
+    def __sub__(self, o): return self._bin(o, "subi", "subf")
+    def __rsub__(self, o): return self._bin(o, "subi", "subf", True)
+    def __mul__(self, o): return self._bin(o, "muli", "mulf")
+    def __rmul__(self, o): return self._bin(o, "muli", "mulf", True)
+    def __truediv__(self, o): return self._bin(o, None, "divf")
+    def __floordiv__(self, o):
+        return self._bin(o, "divui" if self.type.kind == "index" else "divsi", None)
+    def __mod__(self, o):
+        return self._bin(o, "remui" if self.type.kind == "index" else "remsi", None)
+    def __and__(self, o): return self._bin(o, "andi", None)
+    def __or__(self, o): return self._bin(o, "ori", None)
+    def __xor__(self, o): return self._bin(o, "xori", None)
+    def __lshift__(self, o): return self._bin(o, "shli", None)
+    def __rshift__(self, o): return self._bin(o, "shrui", None)
+
+    def _cmp(self, other, pred_u, pred_s, pred_f):
+        other = as_value(other, self.type)
+        if self.type.is_float:
+            return _current().op(f"{{r}} = arith.cmpf {pred_f}, {self}, {other} : {self.type}", T.i1)
+        pred = pred_u if self.type.kind == "index" else pred_s
+        return _current().op(f"{{r}} = arith.cmpi {pred}, {self}, {other} : {self.type}", T.i1)
+
+    def __eq__(self, o): return self._cmp(o, "eq", "eq", "oeq")
+    def __ne__(self, o): return self._cmp(o, "ne", "ne", "une")
+    def __lt__(self, o): return self._cmp(o, "ult", "slt", "olt")
+    def __le__(self, o): return self._cmp(o, "ule", "sle", "ole")
+    def __gt__(self, o): return self._cmp(o, "ugt", "sgt", "ogt")
+    def __ge__(self, o): return self._cmp(o, "uge", "sge", "oge")
+    __hash__ = object.__hash__
+
+    # Memory: x[i, j] loads, x[i, j] = v stores.
+    def _indices(self, idx):
+        if not isinstance(self.type, T.MemRefType):
+            raise BuildError(f"indexing needs a memref, got {self.type}")
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        if len(idx) != self.type.rank:
+            raise BuildError(f"{self.type} takes {self.type.rank} indices, got {len(idx)}")
+        return ", ".join(str(as_value(i, T.index)) for i in idx)
+
+    def __getitem__(self, idx):
+        ids = self._indices(idx)
+        return _current().op(f"{{r}} = memref.load {self}[{ids}] : {self.type}",
+                             self.type.element)
+
+    def __setitem__(self, idx, value):
+        ids = self._indices(idx)
+        value = as_value(value, self.type.element)
+        _current().op(f"memref.store {value}, {self}[{ids}] : {self.type}")
+
+    def cast(self, type):
+        """index_cast / sitofp / fptosi / extf / truncf / extsi / trunci."""
+        src, dst = self.type, type
+        if src == dst:
+            return self
+        if src.kind == "index" or dst.kind == "index":
+            op = "index_cast"
+        elif src.is_float and dst.is_float:
+            op = "extf" if dst.bits > src.bits else "truncf"
+        elif src.is_float:
+            op = "fptosi"
+        elif dst.is_float:
+            op = "sitofp"
+        else:
+            op = "extsi" if dst.bits > src.bits else "trunci"
+        return _current().op(f"{{r}} = arith.{op} {self} : {src} to {dst}", dst)
+
+
+def constant(value, type=T.index):
+    """arith.constant (cached per kernel and type at the top of the kernel)."""
+    b = _current()
+    key = (value, type.text)
+    if key in b.consts:
+        return b.consts[key]
+    if type.is_float:
+        text = repr(float(value))
+    elif type == T.i1:
+        text = "true" if value else "false"
+    else:
+        text = str(int(value))
+    name = b.fresh("c")
+    op = _Op(f"{name} = arith.constant {text} : {type}", b.kernel.loc)
+    b.blocks[0].ops.insert(b.const_count, op)
+    b.const_count += 1
+    v = Value(name, type)
+    b.consts[key] = v
+    return v
+
+
+def as_value(x, type=T.index):
+    if isinstance(x, Value):
+        return x
+    if isinstance(x, bool):
+        return constant(int(x), T.i1)
+    if isinstance(x, (int, float)):
+        return constant(x, type)
+    raise BuildError(f"expects a kernel value or a Python number, got {type(x).__name__}")
+
+
+# --- GPU ------------------------------------------------------------------
+
+def thread_id(dim="x"):
+    return _current().op(f"{{r}} = gpu.thread_id {dim}", T.index, "tid")
+
+
+def block_id(dim="x"):
+    return _current().op(f"{{r}} = gpu.block_id {dim}", T.index, "bid")
+
+
+def block_dim(dim="x"):
+    return _current().op(f"{{r}} = gpu.block_dim {dim}", T.index)
+
+
+def grid_dim(dim="x"):
+    return _current().op(f"{{r}} = gpu.grid_dim {dim}", T.index)
+
+
+def barrier():
+    _current().op("gpu.barrier")
+
+
+def dynamic_shared_memory():
+    """The kernel's dynamic shared memory as memref<?xi8, workgroup>."""
+    t = T.MemRefType((None,), T.i8, T.smem)
+    return _current().op(f"{{r}} = gpu.dynamic_shared_memory : {t}", t, "smem")
+
+
+def view(buffer, offset, shape, element):
+    """memref.view of a byte buffer at a byte offset: a shaped memref in the
+    buffer's address space."""
+    t = T.MemRefType(shape, element, buffer.type.space)
+    off = as_value(offset)
+    return _current().op(f"{{r}} = memref.view {buffer}[{off}][] : {buffer.type} to {t}", t)
+
+
+def aligned_offset(buffer, offset, alignment):
+    """The first byte offset >= `offset` in `buffer` whose address is a
+    multiple of `alignment` (e.g. 128 for TMA destinations)."""
+    b = _current()
+    base = b.op(f"{{r}} = memref.extract_aligned_pointer_as_index {buffer} : {buffer.type} -> index",
+                T.index)
+    addr = base + as_value(offset) + (alignment - 1)
+    aligned = addr & constant(-alignment)
+    return aligned - base
+
+
+def _strides(t):
+    if getattr(t, "strides", None) is not None:
+        return list(t.strides)
+    strides, acc = [], 1
+    for d in reversed(t.shape):
+        strides.insert(0, acc)
+        acc *= d
+    return strides
+
+
+def _strided(shape, element, space, strides, offset="?"):
+    t = T.MemRefType(shape, element, space,
+                     f"strided<[{', '.join(map(str, strides))}], offset: {offset}>")
+    t.strides = list(strides)
+    return t
+
+
+def subview(source, offsets, sizes):
+    """memref.subview with unit strides; leading unit dimensions of `sizes`
+    are dropped from the result (rank reduction), e.g. tiles[k, 0, 0] of
+    sizes [1, 32, 32] is a 32x32 memref."""
+    st = source.type
+    if len(offsets) != st.rank or len(sizes) != st.rank:
+        raise BuildError(f"subview of {st} needs {st.rank} offsets and sizes")
+    strides = _strides(st)
+    drop = 0
+    while drop < len(sizes) - 1 and sizes[drop] == 1:
+        drop += 1
+    t = _strided(tuple(sizes[drop:]), st.element, st.space, strides[drop:])
+    offs = ", ".join(str(as_value(o)) if isinstance(o, Value) else str(o) for o in offsets)
+    return _current().op(
+        f"{{r}} = memref.subview {source}[{offs}] [{', '.join(map(str, sizes))}] "
+        f"[{', '.join('1' for _ in sizes)}] : {st} to {t}", t)
+
+
+# --- Control flow ---------------------------------------------------------
+
+class _IfContext:
+    def __init__(self, cond):
+        self.cond = as_value(cond, T.i1)
+        if self.cond.type != T.i1:
+            raise BuildError(f"pm.if_ needs an i1 condition, got {self.cond.type}")
+        b = _current()
+        self.then_block = _Block()
+        self.else_block = None
+        self.op = b.emit(f"scf.if {self.cond}", regions=[self.then_block],
+                         terminator="scf.yield")
+
+    def __enter__(self):
+        _current().blocks.append(self.then_block)
+        return self
+
+    def __exit__(self, *exc):
+        _current().blocks.pop()
+        return False
+
+    @contextlib.contextmanager
+    def else_(self):
+        """`with pm.if_(c) as br: ...` then `with br.else_(): ...`."""
+        b = _current()
+        if self.else_block is not None:
+            raise BuildError("this pm.if_ already has an else branch")
+        self.else_block = _Block()
+        self.op.regions.append(self.else_block)
+        b.blocks.append(self.else_block)
+        try:
+            yield
+        finally:
+            b.blocks.pop()
+
+
+def if_(cond):
+    """scf.if without results: `with pm.if_(cond) as branch:`."""
+    return _IfContext(cond)
+
+
+@contextlib.contextmanager
+def range(start, stop=None, step=1):
+    """scf.for over index values: `with pm.range(0, n) as i:`."""
+    if stop is None:
+        start, stop = 0, start
+    lo, hi, st = as_value(start), as_value(stop), as_value(step)
+    b = _current()
+    iv = b.fresh("i")
+    body = _Block()
+    b.emit(f"scf.for {iv} = {lo} to {hi} step {st}", regions=[body], terminator="scf.yield")
+    b.blocks.append(body)
+    try:
+        yield Value(iv, T.index)
+    finally:
+        b.blocks.pop()
+
+
+# --- Generic ops ------------------------------------------------------------
+
+def op(name, operands=(), results=(), attributes=None, properties=None):
+    """Any MLIR op in generic form, for what the builder does not wrap:
+    `pm.op("nvvm.fence.proxy", attributes='{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}')`.
+    Returns None, one Value or a tuple of Values."""
+    b = _current()
+    operands = [as_value(o) for o in operands]
+    names = [b.fresh() for _ in results]
+    lhs = (", ".join(names) + " = ") if names else ""
+    props = f" <{properties}>" if properties else ""
+    attrs = f" {attributes}" if attributes else ""
+    sig = f"({', '.join(str(o.type) for o in operands)}) -> ({', '.join(str(t) for t in results)})"
+    b.emit(f"{lhs}{_quote(name)}({', '.join(map(str, operands))}){props}{attrs} : {sig}")
+    values = tuple(Value(n, t) for n, t in zip(names, results))
+    if not values:
+        return None
+    return values[0] if len(values) == 1 else values
+
+
+# --- The pipeline dialect -----------------------------------------------------
+
+class Stage(Value):
+    """A linear stage handle: release it exactly once on every path."""
+
+    def __init__(self, name, type, pipeline):
+        super().__init__(name, type)
+        self.pipeline = pipeline
+
+    @property
+    def index(self):
+        """The stage's slot in the ring (pipeline.index)."""
+        return _current().op(f"{{r}} = pipeline.index {self} : {self.type}", T.index, "slot")
+
+    def arrive(self):
+        _current().op(f"pipeline.arrive {self} : {self.type}")
+
+    def release(self):
+        _current().op(f"pipeline.release {self} : {self.type}")
+
+    def expect_tx(self, nbytes=None):
+        """pipeline.expect_tx: the stage's payload bytes by default."""
+        if nbytes is None:
+            _current().op(f"pipeline.expect_tx {self} : {self.type}")
+        else:
+            _current().op(f"pipeline.expect_tx {self} bytes {as_value(nbytes)} : {self.type}")
+
+    def mbar(self):
+        """(barrier group, barrier id) of the stage's full/empty barrier."""
+        b = _current()
+        group, ident = b.fresh("bars"), b.fresh("id")
+        b.emit(f"{group}, {ident} = pipeline.mbar {self} : {self.type}")
+        n = 2 * self.pipeline.pipeline_type.stages
+        return Value(group, T.MbarGroupType(n)), Value(ident, T.index)
+
+    def payload(self, i=0):
+        """The stage's slice of payload buffer `i` of a tile pipeline."""
+        tp = self.pipeline.type
+        if not isinstance(tp, T.TilePipelineType):
+            raise BuildError("payload needs a tile pipeline stage")
+        full = tp.payload[i]
+        t = _strided(full.shape[1:], full.element, full.space, _strides(full)[1:])
+        return _current().op(f"{{r}} = pipeline.payload {self}[{i}] : {self.type} -> {t}", t)
+
+
+class Pipeline(Value):
+    """A pipeline (or tile pipeline) value."""
+
+    def __init__(self, name, type, pipeline_type):
+        super().__init__(name, type)
+        self.pipeline_type = pipeline_type
+
+    def init(self, producer, consumer):
+        """pipeline.init_mbars: arrivals per phase on full and empty barriers."""
+        _current().op(f"pipeline.init_mbars {self} producer {producer} consumer {consumer} : {self.type}")
+
+    @property
+    def smem_bytes(self):
+        return _current().op(f"{{r}} = pipeline.smem_bytes {self.pipeline_type}", T.index)
+
+    def _region(self, keyword, role):
+        b = _current()
+        name = b.fresh("stage")
+        body = _Block()
+        b.emit(f"pipeline.{keyword} {self} as {name} : {self.type}", regions=[body],
+               terminator="pipeline.yield")
+        b.blocks.append(body)
+        return Stage(name, T.StageType(role, self.type), self), body
+
+    @contextlib.contextmanager
+    def produce(self):
+        """pipeline.produce: acquire a producer stage, release it on exit."""
+        stage, _ = self._region("produce", "producer")
+        try:
+            yield stage
+        finally:
+            _current().blocks.pop()
+
+    @contextlib.contextmanager
+    def consume(self):
+        """pipeline.consume: acquire a consumer stage, release it on exit."""
+        stage, _ = self._region("consume", "consumer")
+        try:
+            yield stage
+        finally:
+            _current().blocks.pop()
+
+    def acquire_producer(self):
+        t = T.StageType("producer", self.type)
+        name = _current().fresh("stage")
+        _current().emit(f"{name} = pipeline.acquire_producer {self} : {self.type}")
+        return Stage(name, t, self)
+
+    def acquire_consumer(self):
+        t = T.StageType("consumer", self.type)
+        name = _current().fresh("stage")
+        _current().emit(f"{name} = pipeline.acquire_consumer {self} : {self.type}")
+        return Stage(name, t, self)
+
+    def drain_producer(self):
+        """Wait until consumers freed every stage (before a producer exits)."""
+        _current().op(f"pipeline.drain_producer {self} : {self.type}")
+
+
+def pipeline(buffer, offset=0, stages=2, **params):
+    """pipeline.create: a pipeline whose barriers live in `buffer` (shared
+    memory) at byte `offset`. Parameters as in !pipeline.pipeline<...>."""
+    t = T.PipelineType(stages, **params)
+    off = as_value(offset)
+    b = _current()
+    name = b.fresh("p")
+    b.emit(f"{name} = pipeline.create in {buffer}[{off}] : {buffer.type} -> {t}")
+    return Pipeline(name, t, t)
+
+
+def tile_pipeline(p, payload, k_group_size=1):
+    """pipeline.input_tile_pipeline: `p` with payload buffers (shared memory
+    memrefs of shape [stages, k_group_size, ...])."""
+    payload = list(payload) if isinstance(payload, (list, tuple)) else [payload]
+    t = T.TilePipelineType(p.type, k_group_size, [v.type for v in payload])
+    b = _current()
+    name = b.fresh("tp")
+    args = ", ".join(str(v) for v in payload)
+    tys = ", ".join(str(v.type) for v in payload)
+    b.emit(f"{name} = pipeline.input_tile_pipeline {p} payload({args} : {tys}) : {p.type} -> {t}")
+    return Pipeline(name, t, p.pipeline_type)
+
+
+# --- TMA -------------------------------------------------------------------------
+
+def tma_prefetch(desc):
+    _current().op(f"nvgpu.tma.prefetch.descriptor {desc} : {desc.type}")
+
+
+def tma_load(desc, coords, barriers, dst):
+    """nvgpu.tma.async.load of the box at `coords` (innermost first) into
+    `dst`, completing on `barriers` = stage.mbar()."""
+    group, ident = barriers
+    cs = ", ".join(str(as_value(c)) for c in coords)
+    _current().op(f"nvgpu.tma.async.load {desc}[{cs}], {group}[{ident}] to {dst} : "
+                  f"{desc.type}, {group.type} -> {dst.type}")
+
+
+# --- Kernels and modules ------------------------------------------------------------
+
+class Kernel:
+    """A kernel built from a Python function (see @kernel)."""
+
+    def __init__(self, fn, name=None):
+        self.fn = fn
+        self.name = name or fn.__name__
+        sig = inspect.signature(fn)
+        self.params = []
+        for p in sig.parameters.values():
+            if p.annotation is inspect.Parameter.empty or not isinstance(p.annotation, T.Type):
+                raise BuildError(f"kernel {self.name}: parameter {p.name!r} needs a type "
+                                 "annotation such as pm.memref((1024,), pm.i32)")
+            self.params.append((p.name, p.annotation))
+        code = fn.__code__
+        self.loc = (os.path.abspath(code.co_filename), code.co_firstlineno, 1)
+        self._text = None
+        functools.update_wrapper(self, fn)
+
+    def _build(self):
+        b = _Builder(self)
+        b.const_count = 0
+        entry = _Block()
+        b.blocks.append(entry)
+        args = []
+        for i, (name, t) in enumerate(self.params):
+            args.append(Value(f"%{name}", t))
+        prev = getattr(_state, "builder", None)
+        _state.builder = b
+        try:
+            self.fn(*args)
+            b.emit("gpu.return", loc=self.loc)
+        finally:
+            _state.builder = prev
+        return b, entry
+
+    def mlir(self, locations=True):
+        """The kernel's gpu.func as MLIR text."""
+        b, entry = self._build()
+        params = ", ".join(f"%{n}: {t}" for n, t in self.params)
+        lines = [f"gpu.func @{self.name}({params}) kernel {{"]
+        _print_block(entry, lines, 1, locations, header=False)
+        lines.append("}" + (_loc_text(self.loc) if locations else ""))
+        return "\n".join(lines)
+
+
+def _loc_text(loc):
+    file, line, col = loc
+    return f" loc({_quote(file)}:{line}:{col})"
+
+
+def _print_block(block, lines, depth, locations, header=True, terminator=None,
+                 terminator_loc=""):
+    pad = "  " * depth
+    for op in block.ops:
+        loc = _loc_text(op.loc) if locations else ""
+        if not op.regions:
+            lines.append(pad + op.text + loc)
+            continue
+        lines.append(pad + op.text + " {")
+        for i, region in enumerate(op.regions):
+            if i:
+                lines.append(pad + "} else {" if op.text.startswith("scf.if") else pad + "}, {")
+            _print_block(region, lines, depth + 1, locations, terminator=op.terminator,
+                         terminator_loc=loc)
+        lines.append(pad + "}" + op.tail + loc)
+    if terminator:
+        lines.append(pad + terminator + terminator_loc)
+
+
+def kernel(fn=None, *, name=None):
+    """Decorator: `@pm.kernel def k(a: pm.memref((n,), pm.f32)): ...`."""
+    if fn is None:
+        return lambda f: Kernel(f, name)
+    return Kernel(fn, name)
+
+
+class Module:
+    """A gpu.module of kernels (built with @kernel) or a module given as
+    MLIR text (Module.from_mlir)."""
+
+    def __init__(self, kernels, name=None):
+        kernels = list(kernels) if isinstance(kernels, (list, tuple)) else [kernels]
+        if not kernels:
+            raise BuildError("a module needs at least one kernel")
+        self.kernels = {k.name: k for k in kernels}
+        self.name = name or kernels[0].name
+        self._source = None
+
+    @classmethod
+    def from_mlir(cls, text, name="module"):
+        m = cls.__new__(cls)
+        m.kernels = {}
+        m.name = name
+        m._source = text
+        return m
+
+    def signatures(self):
+        """{kernel name: [(param name, Type)]}."""
+        if self._source is None:
+            return {k: list(kern.params) for k, kern in self.kernels.items()}
+        return parse_signatures(self._source)
+
+    def mlir(self, locations=True):
+        if self._source is not None:
+            return self._source
+        body = []
+        for k in self.kernels.values():
+            body.extend("    " + line for line in k.mlir(locations).split("\n"))
+        return ("module attributes {gpu.container_module} {\n"
+                f"  gpu.module @{self.name} {{\n" + "\n".join(body) + "\n  }\n}\n")
+
+
+def parse_signatures(text):
+    """Kernel signatures of MLIR text: {name: [(arg, Type)]}, resolving
+    top-level type aliases."""
+    import re
+    aliases = dict(re.findall(r"^\s*(![\w.$-]+)\s*=\s*(.+?)\s*$", text, re.M))
+    sigs = {}
+    for m in re.finditer(r"gpu\.func\s+@([\w$.-]+)\s*\((.*?)\)\s*kernel", text, re.S):
+        args, depth, cur = [], 0, ""
+        for ch in m.group(2):
+            if ch == "," and depth == 0:
+                args.append(cur)
+                cur = ""
+                continue
+            depth += ch in "<([{"
+            depth -= ch in ">)]}"
+            cur += ch
+        if cur.strip():
+            args.append(cur)
+        params = []
+        for a in args:
+            name, _, ty = a.partition(":")
+            ty = ty.strip()
+            ty = re.sub(r"\s*\{.*\}$", "", ty)
+            for _ in (0, 1, 2):
+                for k, v in aliases.items():
+                    ty = re.sub(re.escape(k) + r"(?![\w.$-])", v, ty)
+            params.append((name.strip().lstrip("%"), T.parse_type(ty)))
+        sigs[m.group(1)] = params
+    return sigs

@@ -1,0 +1,26 @@
+"""Compiles every kernel the GPU tests launch into the compile cache named
+by PIPELINE_MLIR_TEST_CACHE, so that a machine without the compiler (only a
+GPU driver and Python with numpy) can run them:
+
+    PIPELINE_MLIR_TEST_CACHE=/tmp/kernels /usr/bin/python3 python/tests/fill_cache.py
+    # copy /tmp/kernels and python/ to the GPU machine, then there:
+    PIPELINE_MLIR_TEST_CACHE=/tmp/kernels python3 -m pytest python/tests/test_gpu.py
+"""
+
+import os
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "python"), str(ROOT / "python" / "examples")]
+
+import pipeline_mlir as pm  # noqa: E402
+import gemm  # noqa: E402
+import handoff_ring  # noqa: E402
+import tma_copy  # noqa: E402
+
+os.environ["PIPELINE_MLIR_CACHE"] = os.environ["PIPELINE_MLIR_TEST_CACHE"]
+for what, chip in ((handoff_ring.handoff_ring, "sm_90a"), (handoff_ring.handoff_ring, "sm_100a"),
+                   (tma_copy.tma_copy, "sm_90a"), (gemm.load(), "sm_90a")):
+    mod = pm.compile(what, chip=chip)
+    print(f"{mod.name} {chip}: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")

@@ -1,0 +1,71 @@
+"""compile(): PTX for sm_90a and sm_100a, cubins, the cache."""
+
+import pytest
+
+import pipeline_mlir as pm
+from pipeline_mlir import _capi
+import conftest
+import handoff_ring
+import tma_copy
+
+ptxas = pytest.mark.skipif(not conftest.have_ptxas(), reason="no CUDA toolkit (ptxas)")
+
+
+@pytest.mark.parametrize("chip", ["sm_90a", "sm_100a"])
+def test_ptx_without_toolkit(chip):
+    mod = pm.compile(handoff_ring.handoff_ring, chip=chip, assemble=False)
+    assert f".target {chip}" in mod.ptx
+    assert "mbarrier.try_wait.parity" in mod.ptx
+    assert mod.cubin is None
+
+
+@ptxas
+@pytest.mark.parametrize("kernel", [handoff_ring.handoff_ring, tma_copy.tma_copy])
+@pytest.mark.parametrize("chip", ["sm_90a", "sm_100a"])
+def test_cubin(kernel, chip):
+    mod = pm.compile(kernel, chip=chip)
+    assert mod.cubin[:4] == b"\x7fELF"
+    assert kernel.name in mod.signatures
+
+
+@ptxas
+def test_tma_copy_arms_the_payload_bytes():
+    ptx = pm.compile(tma_copy.tma_copy, chip="sm_90a", assemble=False).ptx
+    # One 32 x 32 i32 tile per stage: 4096 bytes armed on the full barrier.
+    assert "mbarrier.arrive.expect_tx" in ptx
+    assert "4096" in ptx
+    assert "cp.async.bulk.tensor.2d" in ptx
+
+
+@ptxas
+def test_cache_hit_needs_no_compiler(monkeypatch):
+    first = pm.compile(handoff_ring.handoff_ring, chip="sm_90a")
+    assert not first.cached
+
+    def no_library():
+        raise pm.ToolchainError("compiler unavailable")
+    monkeypatch.setattr(_capi, "library", no_library)
+    again = pm.compile(handoff_ring.handoff_ring, chip="sm_90a")
+    assert again.cached and again.cubin == first.cubin and again.key == first.key
+    # Other options are another entry: a miss, which now needs the compiler.
+    with pytest.raises(pm.ToolchainError):
+        pm.compile(handoff_ring.handoff_ring, chip="sm_90a", opt_level=2)
+
+
+def test_cache_off(monkeypatch):
+    monkeypatch.setenv("PIPELINE_MLIR_CACHE", "off")
+    assert pm.cache_dir() is None
+    mod = pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False)
+    assert not mod.cached
+
+
+def test_missing_toolkit_is_a_clear_error(tmp_path):
+    with pytest.raises(pm.CompileError, match="ptxas"):
+        pm.compile(handoff_ring.handoff_ring, chip="sm_90a", cuda_path=str(tmp_path))
+
+
+def test_missing_library_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(_capi, "_lib", None)
+    monkeypatch.setenv("PIPELINE_MLIR_CAPI", str(tmp_path / "libPipelineMLIRCAPI.so"))
+    with pytest.raises(pm.ToolchainError, match="not found"):
+        pm.compile(handoff_ring.handoff_ring, chip="sm_90a", cache=False)

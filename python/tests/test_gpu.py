@@ -1,0 +1,58 @@
+"""The examples on a GPU, with numpy and with torch arrays. Skipped where
+there is no GPU (and the torch runs where torch has no CUDA)."""
+
+import sys
+
+import pytest
+
+import conftest
+
+pytestmark = pytest.mark.skipif(not conftest.have_gpu(), reason="no CUDA GPU")
+
+
+def _torch_cuda():
+    try:
+        import torch
+        return torch.cuda.is_available()
+    except ImportError:
+        return False
+
+
+def _run(module, *args, monkeypatch):
+    monkeypatch.setattr(sys, "argv", [module.__file__, *args])
+    assert module.main() == 0
+
+
+@pytest.mark.parametrize("name", ["handoff_ring", "tma_copy", "gemm"])
+def test_example_numpy(name, monkeypatch):
+    _run(__import__(name), monkeypatch=monkeypatch)
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+@pytest.mark.parametrize("name", ["handoff_ring", "tma_copy", "gemm"])
+def test_example_torch(name, monkeypatch):
+    _run(__import__(name), "--torch", monkeypatch=monkeypatch)
+
+
+def test_gemm_odd_shape(monkeypatch):
+    _run(__import__("gemm"), "--m", "200", "--n", "136", "--k", "72", monkeypatch=monkeypatch)
+
+
+def test_smem_over_the_limit():
+    import numpy as np
+    import pipeline_mlir as pm
+    import handoff_ring
+    k = pm.compile(handoff_ring.handoff_ring, chip="sm_90a").kernel()
+    a = np.zeros((1000, 32), np.int32)
+    with pytest.raises(pm.LaunchError, match="shared memory"):
+        k(a, a, block=64, smem=1 << 20)
+
+
+def test_wrong_chip_on_this_gpu():
+    import numpy as np
+    import pipeline_mlir as pm
+    import handoff_ring
+    k = pm.compile(handoff_ring.handoff_ring, chip="sm_100a").kernel()
+    a = np.zeros((1000, 32), np.int32)
+    with pytest.raises(pm.LaunchError, match="compiled for sm_100a"):
+        k(a, a, block=64, smem=576)
