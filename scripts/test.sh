@@ -13,7 +13,8 @@ cmake --build "$BUILD_DIR" --target all
 echo "test: build took $(( $(date +%s) - start )) s"
 
 status=0
-"$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" 2>&1 | tee "$BUILD_DIR/lit.log" || status=$?
+# The main suite and the host runtime's own (runtime/test).
+"$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" "$BUILD_DIR/runtime/test" 2>&1 | tee "$BUILD_DIR/lit.log" || status=$?
 
 # The Python package (Debian's python3, which has numpy and pytest): builder,
 # C API round trip, diagnostics at Python lines, compiles; GPU tests skip.

@@ -22,8 +22,16 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pipeline_tools_dir, config.llvm_tools_dir]
-tools = ["pipeline-opt", "pipeline-compile", "pipeline-capi-test", "not"]
+tools = ["pipeline-opt", "pipeline-compile", "pipeline-capi-test", "pipeline-lsp-server", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Upstream mlir-opt of the LLVM 22 prefix (never another version's) and the
+# project's plugin for it (test/Tools/mlir-opt-plugin).
+llvm_config.add_tool_substitutions(
+    [ToolSubst("mlir-opt", command=os.path.join(config.llvm_tools_dir, "mlir-opt"))])
+config.substitutions.append(
+    ("%pipeline_plugin",
+     os.path.join(config.pipeline_obj_root, "lib", "PipelineMLIRPlugin.so")))
 
 # ptxas: PTX tests that assemble with ptxas need the CUDA toolkit.
 cuda_path = config.cuda_path or os.environ.get("CUDA_HOME", "/usr/local/cuda")

@@ -42,9 +42,9 @@ fi
 "$CUDA/bin/nvcc" -cubin -gencode=arch=compute_90a,code=sm_90a -O3 \
   -o "$OUT/gemm_ref.cubin" "$HERE/gemm_ref.cu"
 
-RT="$ROOT/test/Integration/GPU/runtime"
-"$CXX" -std=c++17 -O2 -Wall -Wextra -I"$RT" -I"$HERE" -I"$CUDA/include" \
-  "$HERE/gemm_bench.cpp" "$HERE/gemm_sm90_host.cpp" "$RT/pmrt.cpp" \
+RT="$ROOT/runtime"
+"$CXX" -std=c++17 -O2 -Wall -Wextra -I"$RT/include" -I"$HERE" -I"$CUDA/include" \
+  "$HERE/gemm_bench.cpp" "$HERE/gemm_sm90_host.cpp" "$RT/lib/pmrt.cpp" \
   -L"$CUDA/lib64/stubs" -lcuda -ldl -static-libstdc++ -static-libgcc \
   -o "$OUT/gemm-bench"
 cp "$HERE/run.sh" "$HERE/plot.py" "$OUT/"

@@ -36,7 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm_sm90_host.h"
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <cublasLt.h>
 #include <dlfcn.h>

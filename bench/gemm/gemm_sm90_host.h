@@ -1,7 +1,7 @@
 //===- gemm_sm90_host.h - host API of the dialect's sm_90a bf16 GEMM ------===//
 //
 // Launches examples/gemm_sm90.mlir (compiled by pipeline-compile) on the
-// project's runtime (test/Integration/GPU/runtime/pmrt):
+// project's host runtime (runtime/, pmrt):
 //
 //   C[M, N] = A[M, K] * B[N, K]^T   A, B, C bf16 and row-major, f32
 //   accumulation
@@ -15,7 +15,7 @@
 #ifndef PIPELINE_BENCH_GEMM_GEMM_SM90_HOST_H
 #define PIPELINE_BENCH_GEMM_GEMM_SM90_HOST_H
 
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <cstdint>
 #include <memory>

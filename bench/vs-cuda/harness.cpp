@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <algorithm>
 #include <cstdio>

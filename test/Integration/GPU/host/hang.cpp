@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <chrono>
 #include <cstdio>

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <cstdio>
 #include <string>

@@ -1,9 +1,10 @@
-//===- pmrt.h - host runtime for the GPU integration tests ------*- C++ -*-===//
+//===- pmrt.h - pipeline-mlir host runtime ----------------------*- C++ -*-===//
 //
-// A small host runtime over the CUDA driver API for the pipeline-mlir GPU
-// integration tests: load a cubin, allocate and fill buffers, encode TMA
-// descriptors, launch with grid / block / cluster dims and dynamic shared
-// memory, wait with a watchdog, copy back and compare.
+// pmrt, the host runtime of pipeline-mlir over the CUDA driver API, used by
+// the GPU integration tests and the benchmarks: load a cubin, allocate and
+// fill buffers, encode TMA descriptors, launch with grid / block / cluster
+// dims and dynamic shared memory, wait with a watchdog, copy back and compare.
+// CMake target PipelineMLIRRuntime (runtime/CMakeLists.txt).
 //
 // The binaries built on it depend on libcuda.so.1 alone at run time (libstdc++
 // is linked statically), so they run on a GPU machine as they are.
@@ -15,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPELINE_TEST_INTEGRATION_GPU_RUNTIME_PMRT_H
-#define PIPELINE_TEST_INTEGRATION_GPU_RUNTIME_PMRT_H
+#ifndef PIPELINE_RUNTIME_PMRT_H
+#define PIPELINE_RUNTIME_PMRT_H
 
 #include <cuda.h>
 
@@ -30,6 +31,11 @@ namespace pmrt {
 /// Reports a failed driver call and exits(2). Used by PMRT_CHECK.
 [[noreturn]] void reportDriverError(CUresult result, const char *call,
                                     const char *file, int line);
+
+/// "NAME: description" of a driver result. The driver's own text when it can
+/// give one; otherwise (the toolkit's stub libcuda answers every call with
+/// CUDA_ERROR_STUB_LIBRARY) the runtime's, which says what to do about it.
+std::string driverErrorText(CUresult result);
 
 #define PMRT_CHECK(call)                                                       \
   do {                                                                         \
@@ -121,8 +127,19 @@ private:
 /// 128-byte descriptor).
 class TensorMap2D {
 public:
+  /// Why cuTensorMapEncodeTiled would refuse these parameters, or "" when it
+  /// would not: checked before any driver call (global dims of 1..2^32
+  /// elements, a row pitch that is a multiple of 16 bytes below 2^40, a
+  /// 16-byte aligned base, boxes of 1..256 elements per dimension whose
+  /// inner extent is a multiple of 16 bytes, and an element size that
+  /// matches `dtype`).
+  static std::string check(CUdeviceptr base, CUtensorMapDataType dtype,
+                           size_t elemBytes, uint64_t rows, uint64_t cols,
+                           uint32_t boxRows, uint32_t boxCols);
+
   /// `rows` x `cols` elements of `dtype` at `base`; boxes of `boxRows` x
   /// `boxCols`, no swizzle, no interleave, out-of-bound elements zero.
+  /// Exits(2) with check()'s message when the parameters are invalid.
   TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype, size_t elemBytes,
               uint64_t rows, uint64_t cols, uint32_t boxRows, uint32_t boxCols);
   CUdeviceptr devicePtr() const { return storage_.ptr(); }
@@ -138,6 +155,12 @@ struct LaunchConfig {
   unsigned cluster[3] = {1, 1, 1}; ///< {1,1,1}: no cluster attribute.
   unsigned dynamicSmem = 0;
 };
+
+/// Why the driver would refuse to launch with `cfg`, or "" when the
+/// geometry is valid: every dim at least 1, at most 1024 threads per block
+/// (block z at most 64), a cluster of at most 16 CTAs whose dims divide the
+/// grid's. Checked by launch() before the driver is called.
+std::string checkLaunchConfig(const LaunchConfig &cfg);
 
 /// Kernel parameters in declaration order. Memrefs are passed as one device
 /// pointer each (bare-pointer convention); scalars by value.
@@ -159,7 +182,8 @@ CUstream stream();
 
 /// Launches `fn` with cuLaunchKernelEx on the runtime's stream, like
 /// launchAndWait, and returns without waiting; follow with
-/// waitWithWatchdog(test).
+/// waitWithWatchdog(test). An invalid `cfg` (checkLaunchConfig) is reported
+/// and exits(2).
 void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
             KernelArgs &args);
 
@@ -203,4 +227,4 @@ uint32_t mix32(uint32_t x);
 
 } // namespace pmrt
 
-#endif // PIPELINE_TEST_INTEGRATION_GPU_RUNTIME_PMRT_H
+#endif // PIPELINE_RUNTIME_PMRT_H

@@ -1,6 +1,6 @@
-//===- pmrt.cpp - host runtime for the GPU integration tests --------------===//
+//===- pmrt.cpp - pipeline-mlir host runtime ------------------------------===//
 
-#include "pmrt.h"
+#include "pipeline-runtime/pmrt.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,17 +34,37 @@ State &state() {
 }
 } // namespace
 
-void reportDriverError(CUresult result, const char *call, const char *file,
-                       int line) {
+std::string driverErrorText(CUresult result) {
+  // The stub library of the toolkit answers every call, cuGetErrorName
+  // included, with CUDA_ERROR_STUB_LIBRARY: name the common results here.
+  switch (result) {
+  case CUDA_ERROR_STUB_LIBRARY:
+    return "CUDA_ERROR_STUB_LIBRARY: the program runs on the CUDA toolkit's "
+           "stub libcuda (lib64/stubs), not on an NVIDIA driver's; install "
+           "the driver, or take the stubs directory off LD_LIBRARY_PATH";
+  case CUDA_ERROR_NO_DEVICE:
+    return "CUDA_ERROR_NO_DEVICE: the driver sees no CUDA device (check "
+           "nvidia-smi and CUDA_VISIBLE_DEVICES)";
+  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: libcuda and the NVIDIA kernel "
+           "driver are of different versions";
+  default:
+    break;
+  }
   const char *name = nullptr;
   const char *text = nullptr;
-  if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
-    name = "unknown error";
-  if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
+    name = "unknown CUDA error";
+  if (cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
     text = "no description";
-  std::fprintf(stdout,
-               "ERROR: CUDA driver call failed: %s -> %s (%d): %s [%s:%d]\n",
-               call, name, static_cast<int>(result), text, file, line);
+  return std::string(name) + ": " + text;
+}
+
+void reportDriverError(CUresult result, const char *call, const char *file,
+                       int line) {
+  std::fprintf(
+      stdout, "ERROR: CUDA driver call failed: %s -> %s (%d) [%s:%d]\n", call,
+      driverErrorText(result).c_str(), static_cast<int>(result), file, line);
   std::fflush(stdout);
   std::_Exit(2);
 }
@@ -258,10 +278,81 @@ void DeviceBuffer::fill32(uint32_t value) {
   PMRT_CHECK(cuCtxSynchronize());
 }
 
+namespace {
+/// Bytes per element of the byte-sized tensor-map data types, 0 otherwise.
+size_t tensorMapElementBytes(CUtensorMapDataType dtype) {
+  switch (dtype) {
+  case CU_TENSOR_MAP_DATA_TYPE_UINT8:
+    return 1;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT16:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+  case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16:
+    return 2;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT32:
+  case CU_TENSOR_MAP_DATA_TYPE_INT32:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
+  case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
+  case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ:
+    return 4;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT64:
+  case CU_TENSOR_MAP_DATA_TYPE_INT64:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/// Exits(2) with `why` unless it is empty; returns `value`.
+template <typename T>
+T orExit(const std::string &what, const std::string &why, T value) {
+  if (!why.empty()) {
+    std::printf("ERROR: %s: %s\n", what.c_str(), why.c_str());
+    std::fflush(stdout);
+    std::_Exit(2);
+  }
+  return value;
+}
+} // namespace
+
+std::string TensorMap2D::check(CUdeviceptr base, CUtensorMapDataType dtype,
+                               size_t elemBytes, uint64_t rows, uint64_t cols,
+                               uint32_t boxRows, uint32_t boxCols) {
+  size_t want = tensorMapElementBytes(dtype);
+  if (want == 0)
+    return "data type " + std::to_string(static_cast<int>(dtype)) +
+           " is not a byte-sized type";
+  if (elemBytes != want)
+    return "element size " + std::to_string(elemBytes) + " does not match " +
+           "data type " + std::to_string(static_cast<int>(dtype)) + " (" +
+           std::to_string(want) + " bytes)";
+  const uint64_t maxDim = uint64_t(1) << 32;
+  if (rows == 0 || cols == 0 || rows > maxDim || cols > maxDim)
+    return "global dims " + std::to_string(rows) + " x " +
+           std::to_string(cols) + " not in 1..2^32";
+  uint64_t pitch = cols * elemBytes;
+  if (rows > 1 && (pitch % 16 != 0 || pitch >= (uint64_t(1) << 40)))
+    return "row pitch of " + std::to_string(pitch) +
+           " bytes is not a multiple of 16 below 2^40";
+  if (base % 16 != 0)
+    return "base address is not 16-byte aligned";
+  if (boxRows == 0 || boxCols == 0 || boxRows > 256 || boxCols > 256)
+    return "box " + std::to_string(boxRows) + " x " + std::to_string(boxCols) +
+           " not in 1..256 per dimension";
+  if (boxCols * elemBytes % 16 != 0)
+    return "box row of " + std::to_string(boxCols * elemBytes) +
+           " bytes is not a multiple of 16";
+  return "";
+}
+
 TensorMap2D::TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype,
                          size_t elemBytes, uint64_t rows, uint64_t cols,
                          uint32_t boxRows, uint32_t boxCols)
-    : storage_(sizeof(CUtensorMap)) {
+    : storage_(
+          orExit("invalid TMA descriptor",
+                 check(base, dtype, elemBytes, rows, cols, boxRows, boxCols),
+                 sizeof(CUtensorMap))) {
   CUtensorMap map;
   std::memset(&map, 0, sizeof(map));
   // Dimension 0 is the innermost (contiguous) one.
@@ -350,8 +441,37 @@ void waitWithWatchdog(const char *test) {
 
 CUstream stream() { return state().stream; }
 
+std::string checkLaunchConfig(const LaunchConfig &cfg) {
+  static const char *const axes[3] = {"x", "y", "z"};
+  static const unsigned maxGrid[3] = {2147483647u, 65535u, 65535u};
+  static const unsigned maxBlock[3] = {1024u, 1024u, 64u};
+  uint64_t threads = 1, ctas = 1;
+  for (int i = 0; i < 3; ++i) {
+    std::string axis = axes[i];
+    if (cfg.grid[i] == 0 || cfg.grid[i] > maxGrid[i])
+      return "grid " + axis + " = " + std::to_string(cfg.grid[i]) +
+             " not in 1.." + std::to_string(maxGrid[i]);
+    if (cfg.block[i] == 0 || cfg.block[i] > maxBlock[i])
+      return "block " + axis + " = " + std::to_string(cfg.block[i]) +
+             " not in 1.." + std::to_string(maxBlock[i]);
+    if (cfg.cluster[i] == 0 || cfg.grid[i] % cfg.cluster[i] != 0)
+      return "cluster " + axis + " = " + std::to_string(cfg.cluster[i]) +
+             " does not divide grid " + axis + " = " +
+             std::to_string(cfg.grid[i]);
+    threads *= cfg.block[i];
+    ctas *= cfg.cluster[i];
+  }
+  if (threads > 1024)
+    return std::to_string(threads) + " threads per block, more than 1024";
+  if (ctas > 16)
+    return "cluster of " + std::to_string(ctas) + " CTAs, more than 16";
+  return "";
+}
+
 void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
             KernelArgs &args) {
+  orExit(std::string("launch of test ") + test + ": invalid configuration",
+         checkLaunchConfig(cfg), 0);
   if (cfg.dynamicSmem > 48 * 1024)
     PMRT_CHECK(cuFuncSetAttribute(
         fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, cfg.dynamicSmem));
