@@ -41,3 +41,15 @@ else
   echo "setup: warning: set CUDA_HOME to a CUDA 12.8+ toolkit; without it, cubins cannot be" >&2
   echo "setup: warning: built and the ptxas tests report UNSUPPORTED." >&2
 fi
+
+# The Python package: importable by Debian's python3 (which has numpy) from
+# anywhere, as `pip install --user -e` would make it, through a .pth file in
+# the user's site-packages that names this checkout's python/ directory.
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+if site=$(/usr/bin/python3 -m site --user-site 2>/dev/null); then
+  if mkdir -p "$site" 2>/dev/null && echo "$ROOT/python" > "$site/pipeline_mlir.pth" 2>/dev/null; then
+    echo "setup: python: /usr/bin/python3 imports pipeline_mlir from $ROOT/python"
+  else
+    echo "setup: warning: cannot write $site/pipeline_mlir.pth; use PYTHONPATH=$ROOT/python" >&2
+  fi
+fi
