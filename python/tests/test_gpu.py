@@ -56,3 +56,19 @@ def test_wrong_chip_on_this_gpu():
     a = np.zeros((1000, 32), np.int32)
     with pytest.raises(pm.LaunchError, match="compiled for sm_100a"):
         k(a, a, block=64, smem=576)
+
+
+def test_cluster_launch_and_device_arrays():
+    """Two CTAs in a cluster of 2, each running the ring on its own rows:
+    the cluster attribute reaches cuLaunchKernelEx, and device arrays
+    (pm.DeviceArray) are passed without copies."""
+    import numpy as np
+    import pipeline_mlir as pm
+    import handoff_ring
+    k = pm.compile(handoff_ring.handoff_ring, chip="sm_90a").kernel()
+    src = np.arange(1000 * 32, dtype=np.int32).reshape(1000, 32)
+    s, d = pm.DeviceArray.from_numpy(src), pm.zeros((1000, 32), np.int32)
+    k(s, d, grid=2, block=64, smem=576, cluster=2)
+    assert np.array_equal(d.numpy(), src)
+    with pytest.raises(pm.LaunchError, match="not a multiple of cluster"):
+        k(s, d, grid=3, block=64, smem=576, cluster=2)
