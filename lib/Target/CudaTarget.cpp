@@ -145,7 +145,8 @@ ToolkitVersion pmlir::cuda::getMinToolkitForPtx(unsigned ptx) {
   case 88:
     return {12, 9};
   default:
-    return {13, ptx - 90};
+    // 9.0 and newer; 8.9 does not exist.
+    return {13, ptx >= 90 ? ptx - 90 : 0};
   }
 }
 

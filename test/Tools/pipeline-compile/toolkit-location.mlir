@@ -6,7 +6,8 @@
 // RUN: rm -rf %t && mkdir -p %t/cuda/bin %t/broken/bin
 // RUN: ln -s %cuda_path/bin/ptxas %cuda_path/bin/fatbinary %t/cuda/bin/
 // RUN: ln -s %cuda_path/nvvm %t/cuda/nvvm
-// RUN: printf '#!/bin/sh\nif [ "$1" = --version ]; then echo "Cuda compilation tools, release 13.0, V13.0.0"; exit 0; fi\necho "broken ptxas: this toolkit must not be used" >&2\nexit 1\n' > %t/broken/bin/ptxas
+// RUN: ln -s %cuda_path/nvvm %t/broken/nvvm
+// RUN: printf '#!/bin/sh\nif [ "$1" = --version ]; then echo "Cuda compilation tools, release 13.0, V13.0.0"; exit 0; fi\necho "broken ptxas: this toolkit is off limits" >&2\nexit 1\n' > %t/broken/bin/ptxas
 // RUN: chmod +x %t/broken/bin/ptxas
 
 // CUDA_PATH alone.
@@ -21,7 +22,7 @@
 // RUN: test -s %t/flag.cubin
 // RUN: env CUDA_HOME=%t/cuda CUDA_PATH=%t/cuda not pipeline-compile %s --chip=sm_90a --cuda-path=%t/broken -o %t/x 2>&1 | FileCheck %s --check-prefix=BROKEN
 // BROKEN: pipeline-compile: error: gpu.module @only: ptxas failed for sm_90a:
-// BROKEN-NEXT: broken ptxas: this toolkit must not be used
+// BROKEN-NEXT: broken ptxas: this toolkit is off limits
 // Empty variables are skipped; the error names where the toolkit came from.
 // RUN: env CUDA_HOME= CUDA_PATH=%t/none not pipeline-compile %s --chip=sm_90a -o %t/x 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: pipeline-compile: error: ptxas not found: no executable {{.*}}none/bin/ptxas (CUDA toolkit from CUDA_PATH); give the CUDA toolkit directory with cuda-path (--cuda-path), CUDA_HOME or CUDA_PATH
@@ -29,7 +30,7 @@
 // RUN: env -u CUDA_HOME CUDA_PATH=%t/cuda pipeline-opt %s -pipeline-lower-to-binary="chip=sm_90a format=bin" | FileCheck %s --check-prefix=BIN
 // RUN: env CUDA_HOME=%t/cuda CUDA_PATH=%t/cuda not pipeline-opt %s -pipeline-lower-to-binary="chip=sm_90a format=bin cuda-path=%t/broken" 2>&1 | FileCheck %s --check-prefix=PIPEBROKEN
 // BIN: gpu.binary @only [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">, {{.*}}bin = "\7FELF
-// PIPEBROKEN: broken ptxas: this toolkit must not be used
+// PIPEBROKEN: broken ptxas: this toolkit is off limits
 
 module attributes {gpu.container_module} {
   gpu.module @only {
