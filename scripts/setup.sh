@@ -33,12 +33,15 @@ for tool in mlir-tblgen FileCheck lit; do
   fi
 done
 
-CUDA_PATH="${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}"
-if [ -x "$CUDA_PATH/bin/ptxas" ]; then
-  echo "setup: CUDA toolkit: $CUDA_PATH ($("$CUDA_PATH/bin/ptxas" --version | tail -1))"
+# The CUDA toolkit, by the one rule of pipeline-mlir (docs/cli.md):
+# $CUDA_HOME, else $CUDA_PATH, else /usr/local/cuda (CMake's
+# -DPIPELINE_CUDA_PATH and the tools' --cuda-path come first where given).
+cuda_root="${CUDA_HOME:-${CUDA_PATH:-/usr/local/cuda}}"
+if [ -x "$cuda_root/bin/ptxas" ]; then
+  echo "setup: CUDA toolkit: $cuda_root ($("$cuda_root/bin/ptxas" --version | tail -1))"
 else
-  echo "setup: warning: CUDA toolkit not found at $CUDA_PATH (no bin/ptxas)." >&2
-  echo "setup: warning: set CUDA_HOME to a CUDA 12.8+ toolkit; without it, cubins cannot be" >&2
+  echo "setup: warning: CUDA toolkit not found at $cuda_root (no bin/ptxas)." >&2
+  echo "setup: warning: set CUDA_HOME (or CUDA_PATH) to a CUDA 12.8+ toolkit; without it, cubins cannot be" >&2
   echo "setup: warning: built and the ptxas tests report UNSUPPORTED." >&2
 fi
 

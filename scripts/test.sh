@@ -20,6 +20,31 @@ status=0
 # C API round trip, diagnostics at Python lines, compiles; GPU tests skip.
 /usr/bin/python3 -m pytest -q -rs "$ROOT/python/tests" 2>&1 | tee "$BUILD_DIR/pytest.log" || status=1
 
+# The compile tests again, with the CUDA toolkit reached only through
+# CUDA_HOME at a temporary directory of links to it (the toolkit rule of
+# docs/cli.md; toolkit-location.mlir checks the order against a broken
+# toolkit). Skipped when CMake was given -DPIPELINE_CUDA_PATH, which comes
+# first.
+cmake_cuda="$(sed -n 's/^PIPELINE_CUDA_PATH:PATH=//p' "$BUILD_DIR/CMakeCache.txt")"
+cuda_root="${CUDA_HOME:-${CUDA_PATH:-/usr/local/cuda}}"
+if [ -z "$cmake_cuda" ] && [ -x "$cuda_root/bin/ptxas" ]; then
+  farm="$(mktemp -d)"
+  mkdir -p "$farm/bin"
+  ln -s "$cuda_root"/bin/* "$farm/bin/"
+  for dir in nvvm include lib64; do
+    if [ -e "$cuda_root/$dir" ]; then ln -s "$cuda_root/$dir" "$farm/$dir"; fi
+  done
+  env -u CUDA_PATH CUDA_HOME="$farm" "$LLVM_PREFIX/bin/lit" -sv \
+    "$BUILD_DIR/test/Tools" "$BUILD_DIR/test/Target/PTX" \
+    > "$BUILD_DIR/lit-toolkit.log" 2>&1 || status=1
+  if ! grep -q "CUDA toolkit: $farm (from CUDA_HOME)" "$BUILD_DIR/lit-toolkit.log"; then
+    echo "test: the compile tests did not take the CUDA toolkit from CUDA_HOME" >&2
+    status=1
+  fi
+  echo "test: compile tests with the toolkit at CUDA_HOME=$farm: $(grep -E '^ *(Passed|Failed)' "$BUILD_DIR/lit-toolkit.log" | tr -s ' ' | tr '\n' ' ')"
+  rm -rf "$farm"
+fi
+
 # The ODS-generated reference in docs/generated/ must match the .td files.
 "$ROOT/scripts/gen-docs.sh" --check || status=1
 

@@ -33,13 +33,34 @@ config.substitutions.append(
     ("%pipeline_plugin",
      os.path.join(config.pipeline_obj_root, "lib", "PipelineMLIRPlugin.so")))
 
-# ptxas: PTX tests that assemble with ptxas need the CUDA toolkit.
-cuda_path = config.cuda_path or os.environ.get("CUDA_HOME", "/usr/local/cuda")
+# The CUDA toolkit, by the one rule of pipeline-mlir (docs/cli.md): the lit
+# parameter cuda_path (--param cuda_path=DIR), else CMake's
+# PIPELINE_CUDA_PATH, else $CUDA_HOME, else $CUDA_PATH, else
+# /usr/local/cuda (empty values are skipped). Tests get it as %cuda_path and
+# pass it on with --cuda-path / cuda-path=; they run without CUDA_HOME and
+# CUDA_PATH, so nothing falls back to /usr/local/cuda behind their back.
+# PTX tests that assemble with ptxas REQUIRE: ptxas.
+for source, value in (
+    ("lit parameter cuda_path", lit_config.params.get("cuda_path")),
+    ("PIPELINE_CUDA_PATH", config.cuda_path),
+    ("CUDA_HOME", os.environ.get("CUDA_HOME")),
+    ("CUDA_PATH", os.environ.get("CUDA_PATH")),
+    ("the default", "/usr/local/cuda"),
+):
+    if value:
+        cuda_path, cuda_path_source = value, source
+        break
+for var in ("CUDA_HOME", "CUDA_PATH"):
+    config.environment.pop(var, None)
+config.substitutions.append(("%cuda_path", cuda_path))
 ptxas = os.path.join(cuda_path, "bin", "ptxas")
-if os.path.exists(ptxas):
+if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
-    config.substitutions.append(("%cuda_path", cuda_path))
+    lit_config.note("CUDA toolkit: %s (from %s)" % (cuda_path, cuda_path_source))
+else:
+    lit_config.note("no ptxas in the CUDA toolkit %s (from %s): PTX tests "
+                    "that assemble are UNSUPPORTED" % (cuda_path, cuda_path_source))
 
 # cuda-gpu: runtime tests need a GPU; CI machines have none, so those tests
 # report UNSUPPORTED instead of passing.

@@ -1,14 +1,17 @@
 //===- LegalizeKernelABI.cpp - pipeline-legalize-kernel-abi -----*- C++ -*-===//
 
 #include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Target/CudaTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace pmlir {
 #define GEN_PASS_DEF_LEGALIZEKERNELABI
@@ -42,14 +45,100 @@ static bool hasKernelABI(Type type) {
          type.getDialect().getNamespace() == "pipeline";
 }
 
-/// Passes the TMA descriptor arguments of `func` as generic pointers.
-static void passDescriptorsAsPointers(gpu::GPUFuncOp func) {
+/// The largest parameter space of a kernel, in bytes: 32764 from PTX ISA 8.1
+/// (CUDA 12.1) on sm_70 and newer, 4096 before (NVIDIA, "CUDA 12.1
+/// Supports Large Kernel Parameters", and the PTX ISA 8.1 release notes).
+/// Every chip of pipeline-mlir is sm_90 or newer.
+static uint64_t getKernelParamLimit(unsigned ptxVersion) {
+  return ptxVersion >= 81 ? 32764 : 4096;
+}
+
+/// Adds without wrapping: sizes far beyond any limit stay large.
+static uint64_t addSaturating(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+static uint64_t mulSaturating(uint64_t a, uint64_t b) {
+  return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/// The bytes an argument of `type` takes in the parameter space once
+/// lowered (without padding between struct members), or std::nullopt for a
+/// type this pass does not size (pipeline types, LLVM types without a
+/// size).
+static std::optional<uint64_t> getParamSize(Type type, bool barePtr) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return llvm::divideCeil(integer.getWidth(), 8);
+  if (isa<IndexType, LLVM::LLVMPointerType, nvgpu::TensorMapDescriptorType>(
+          type))
+    return 8;
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return llvm::divideCeil(floatType.getWidth(), 8);
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    std::optional<uint64_t> element =
+        getParamSize(complex.getElementType(), barePtr);
+    return element ? std::optional(mulSaturating(*element, 2)) : std::nullopt;
+  }
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    if (vector.isScalable() || !vector.getElementType().isIntOrFloat())
+      return std::nullopt;
+    uint64_t bits =
+        mulSaturating(vector.getNumElements(), vector.getElementTypeBitWidth());
+    return llvm::divideCeil(bits, 8);
+  }
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    // A bare pointer, or the descriptor: two pointers, the offset, then
+    // the sizes and strides.
+    if (barePtr)
+      return 8;
+    return 8 * (3 + 2 * uint64_t(memref.getRank()));
+  }
+  if (isa<UnrankedMemRefType>(type))
+    return 16;
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    std::optional<uint64_t> element =
+        getParamSize(array.getElementType(), barePtr);
+    return element
+               ? std::optional(mulSaturating(*element, array.getNumElements()))
+               : std::nullopt;
+  }
+  if (auto structType = dyn_cast<LLVM::LLVMStructType>(type)) {
+    if (structType.isOpaque())
+      return std::nullopt;
+    uint64_t total = 0;
+    for (Type element : structType.getBody()) {
+      std::optional<uint64_t> size = getParamSize(element, barePtr);
+      if (!size)
+        return std::nullopt;
+      total = addSaturating(total, *size);
+    }
+    return total;
+  }
+  return std::nullopt;
+}
+
+/// The PTX ISA version of the #nvvm.target of the gpu.module around `op`,
+/// or 0.
+static unsigned getTargetPtxVersion(Operation *op) {
+  auto gpuModule = op->getParentOfType<gpu::GPUModuleOp>();
+  if (!gpuModule || !gpuModule.getTargetsAttr())
+    return 0;
+  for (Attribute target : gpuModule.getTargetsAttr())
+    if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+      if (std::optional<unsigned> ptx =
+              cuda::parsePtxVersion(nvvm.getFeatures()))
+        return *ptx;
+  return 0;
+}
+
+/// Passes the TMA descriptor arguments of `func` as generic pointers;
+/// returns how many.
+static unsigned passDescriptorsAsPointers(gpu::GPUFuncOp func) {
   if (func.isExternal())
-    return;
+    return 0;
   Block &entry = func.getBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
   auto pointer = LLVM::LLVMPointerType::get(func.getContext());
-  bool changed = false;
+  unsigned changed = 0;
   for (BlockArgument arg : entry.getArguments()) {
     if (!isa<nvgpu::TensorMapDescriptorType>(arg.getType()))
       continue;
@@ -58,11 +147,12 @@ static void passDescriptorsAsPointers(gpu::GPUFuncOp func) {
     auto cast = UnrealizedConversionCastOp::create(builder, arg.getLoc(),
                                                    descriptor, arg);
     arg.replaceAllUsesExcept(cast.getResult(0), cast);
-    changed = true;
+    ++changed;
   }
   if (changed)
     func.setFunctionType(FunctionType::get(
         func.getContext(), entry.getArgumentTypes(), func.getResultTypes()));
+  return changed;
 }
 
 namespace {
@@ -73,6 +163,8 @@ struct LegalizeKernelABIPass
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk([&](gpu::GPUFuncOp func) {
+      // Each function is checked alone: all of them are reported.
+      bool bad = false;
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
         if (hasKernelABI(type))
           continue;
@@ -80,7 +172,7 @@ struct LegalizeKernelABIPass
             << "expects arguments of integer, index, float, vector, complex, "
                "memref, LLVM or !nvgpu.tensormap.descriptor type, got "
             << type << " for argument #" << i;
-        failed = true;
+        bad = true;
       }
       for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
         if (hasKernelABI(type))
@@ -89,11 +181,54 @@ struct LegalizeKernelABIPass
             << "expects results of integer, index, float, vector, complex, "
                "memref or LLVM type, got "
             << type << " for result #" << i;
-        failed = true;
+        bad = true;
       }
-      if (failed)
+      if (bad) {
+        failed = true;
         return;
-      if (barePtrMemrefs) {
+      }
+      // What NVPTX or the PTX parameter space cannot take: an empty
+      // parameter (LLVM aborts in instruction selection), or more than the
+      // parameter space of a kernel (a huge vector also runs LLVM's code
+      // generation out of memory).
+      uint64_t total = 0;
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+        std::optional<uint64_t> size = getParamSize(type, useBarePtrCallConv);
+        if (!size)
+          continue;
+        if (*size == 0) {
+          func.emitOpError()
+              << "expects arguments of non-zero size (NVPTX cannot pass an "
+                 "empty parameter), got "
+              << type << " for argument #" << i;
+          bad = true;
+        }
+        total = addSaturating(total, *size);
+      }
+      if (func.isKernel() && !bad) {
+        unsigned ptx =
+            ptxVersion ? unsigned(ptxVersion) : getTargetPtxVersion(func);
+        if (!ptx)
+          ptx = cuda::kDefaultPtxVersion;
+        uint64_t limit = getKernelParamLimit(ptx);
+        if (total > limit) {
+          InFlightDiagnostic diag = func.emitOpError();
+          diag << "expects kernel arguments of at most " << limit
+               << " bytes in all (the kernel parameter space with PTX ISA "
+               << ptx / 10 << "." << ptx % 10 << "), got ";
+          if (total == UINT64_MAX)
+            diag << "more";
+          else
+            diag << total << " bytes";
+          diag << "; pass large data through global memory";
+          bad = true;
+        }
+      }
+      if (bad) {
+        failed = true;
+        return;
+      }
+      if (useBarePtrCallConv) {
         for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
           auto memref = dyn_cast<MemRefType>(type);
           if (isa<UnrankedMemRefType>(type) ||
@@ -103,33 +238,63 @@ struct LegalizeKernelABIPass
                    "strides (the bare-pointer kernel ABI passes one pointer "
                    "per memref), got "
                 << type << " for argument #" << i;
-            failed = true;
+            bad = true;
           }
         }
       }
-      passDescriptorsAsPointers(func);
+      if (bad) {
+        failed = true;
+        return;
+      }
+      numDescriptors += passDescriptorsAsPointers(func);
     });
-    // Host functions: a memref in a GPU address space (workgroup, private)
-    // has no host lowering; upstream only reports it without failing.
+    // Host functions: a memref in a memory space other than the default
+    // one (a #gpu.address_space, an integer or another dialect's space) has
+    // no host lowering; upstream only reports some of them without failing.
+    auto isHostMemref = [](Type type) {
+      auto memref = dyn_cast<BaseMemRefType>(type);
+      if (!memref || !memref.getMemorySpace())
+        return true;
+      auto integer = dyn_cast<IntegerAttr>(memref.getMemorySpace());
+      return integer && integer.getValue().isZero();
+    };
+    static constexpr StringLiteral kHostMemref =
+        "expects host code to use memrefs in the default memory space only "
+        "(GPU memory spaces are for kernels in a gpu.module), got ";
     getOperation().walk([&](FunctionOpInterface func) {
       if (func->getParentOfType<gpu::GPUModuleOp>() ||
           isa<gpu::GPUFuncOp>(func.getOperation()))
         return;
-      auto check = [&](Type type, StringRef what, unsigned i) {
-        auto memref = dyn_cast<BaseMemRefType>(type);
-        if (!memref ||
-            !isa_and_present<gpu::AddressSpaceAttr>(memref.getMemorySpace()))
-          return;
-        func->emitOpError() << "expects host code to use no memref in a GPU "
-                               "address space (only kernels in a gpu.module "
-                               "can), got "
-                            << type << " for " << what << " #" << i;
-        failed = true;
-      };
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-        check(type, "argument", i);
+        if (!isHostMemref(type)) {
+          func->emitOpError() << kHostMemref << type << " for argument #" << i;
+          failed = true;
+        }
       for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-        check(type, "result", i);
+        if (!isHostMemref(type)) {
+          func->emitOpError() << kHostMemref << type << " for result #" << i;
+          failed = true;
+        }
+      func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op == func.getOperation())
+          return WalkResult::advance();
+        if (isa<gpu::LaunchOp>(op))
+          return WalkResult::skip();
+        for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+          if (!isHostMemref(type)) {
+            op->emitOpError() << kHostMemref << type << " for result #" << i;
+            failed = true;
+          }
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              if (!isHostMemref(arg.getType())) {
+                op->emitOpError()
+                    << kHostMemref << arg.getType() << " for a block argument";
+                failed = true;
+              }
+        return WalkResult::advance();
+      });
     });
     if (failed)
       signalPassFailure();

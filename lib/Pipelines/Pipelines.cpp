@@ -8,6 +8,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -78,7 +79,8 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   targetOptions.optLevel = config.optLevel;
   pm.addPass(createAttachNVVMTarget(targetOptions));
   LegalizeKernelABIOptions abiOptions;
-  abiOptions.barePtrMemrefs = config.useBarePtrCallConv;
+  abiOptions.useBarePtrCallConv = config.useBarePtrCallConv;
+  abiOptions.ptxVersion = config.ptxVersion;
   pm.addPass(createLegalizeKernelABI(abiOptions));
 
   // Steady-state loops unrolled by the stage count, so that the lowering
@@ -126,6 +128,15 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   hostOptions.kernelBarePtrCallConv = config.useBarePtrCallConv;
   pm.addPass(createGpuToLLVMConversionPass(hostOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
+
+  // Line information: a DISubprogram on every llvm.func (the ops keep their
+  // file:line:col locations), which NVPTX prints as .file and .loc
+  // directives, without DWARF sections (as nvcc -lineinfo).
+  if (config.lineInfo) {
+    LLVM::DIScopeForLLVMFuncOpPassOptions debugOptions;
+    debugOptions.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(debugOptions));
+  }
 }
 
 void pmlir::buildPipelineLowerToBinary(OpPassManager &pm,
@@ -173,6 +184,7 @@ static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
     config->hangReportCycles = options.hangReport;
     config->hangKeepWaiting = options.hangKeepWaiting;
     config->unrollStages = options.unrollStages;
+    config->lineInfo = options.lineInfo;
   }
   return config;
 }

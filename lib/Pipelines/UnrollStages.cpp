@@ -398,15 +398,20 @@ struct UnrollStagesPass : pmlir::impl::UnrollStagesBase<UnrollStagesPass> {
   void runOnOperation() override {
     SmallVector<Candidate> candidates;
     getOperation()->walk([&](scf::ForOp loop) {
+      ++numLoops;
       Candidate c;
       if (isCandidate(loop, maxBodyOps, c))
         candidates.push_back(std::move(c));
     });
     for (const Candidate &c : candidates) {
-      if (c.stages == 1)
+      if (c.stages == 1) {
         markOneStage(c);
-      else
+        ++numOneStage;
+      } else {
         unroll(c);
+        ++numUnrolled;
+        numCopies += c.stages;
+      }
     }
   }
 };

@@ -21,10 +21,20 @@ using namespace pmlir::cuda;
 // Minimum PTX ISA versions follow LLVM 22's NVPTX.td (`Proc<"sm_..", [..,
 // PTXnn]>`). Every chip here has mbarrier try_wait.parity, expect_tx and
 // thread-block clusters, which the pipeline lowering needs (sm_90 and up).
+// sm_101a (PTX ISA 8.6 in LLVM 22) is known to ptxas of CUDA 12.8 and 12.9
+// only: CUDA 13.0 (PTX ISA 9.0) renamed it sm_110a.
 static const ChipInfo kChips[] = {
-    {"sm_90", 78},  {"sm_90a", 80},  {"sm_100", 86}, {"sm_100a", 86},
-    {"sm_103", 88}, {"sm_103a", 88}, {"sm_110", 90}, {"sm_110a", 90},
-    {"sm_120", 87}, {"sm_120a", 87},
+    {"sm_90", 78},
+    {"sm_90a", 80},
+    {"sm_100", 86},
+    {"sm_100a", 86},
+    {"sm_101a", 86, /*maxPtx=*/88, /*renamedTo=*/"sm_110a"},
+    {"sm_103", 88},
+    {"sm_103a", 88},
+    {"sm_110", 90},
+    {"sm_110a", 90},
+    {"sm_120", 87},
+    {"sm_120a", 87},
 };
 
 ArrayRef<ChipInfo> pmlir::cuda::getSupportedChips() { return kChips; }
@@ -42,32 +52,74 @@ std::string pmlir::cuda::getSupportedChipList() {
 }
 
 unsigned pmlir::cuda::getDefaultPtxVersion(const ChipInfo &chip) {
-  return std::max(86u, chip.minPtx);
-}
-
-std::optional<unsigned> pmlir::cuda::parsePtxVersion(StringRef features) {
-  SmallVector<StringRef> parts;
-  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef part : parts) {
-    part = part.trim();
-    unsigned version;
-    if (part.consume_front("+ptx") && !part.getAsInteger(10, version))
-      return version;
-  }
-  return std::nullopt;
+  return std::max(kDefaultPtxVersion, chip.minPtx);
 }
 
 static std::string formatPtx(unsigned ptx) {
   return formatv("{0}.{1}", ptx / 10, ptx % 10).str();
 }
 
+const char *pmlir::cuda::getChipOptionHelp() {
+  static const std::string help = "target chip: " + getSupportedChipList();
+  return help.c_str();
+}
+
+const char *pmlir::cuda::getFeaturesOptionHelp() {
+  static const std::string help =
+      "PTX features: one PTX ISA version such as +ptx88 (default: PTX ISA " +
+      formatPtx(kDefaultPtxVersion) + ", or the chip's minimum if higher)";
+  return help.c_str();
+}
+
+const char *pmlir::cuda::getCudaPathOptionHelp() {
+  return "CUDA toolkit directory holding bin/ptxas, bin/fatbinary and "
+         "nvvm/libdevice (default: $CUDA_HOME, else $CUDA_PATH, else "
+         "/usr/local/cuda)";
+}
+
+/// The `+ptxNN` parts of a feature string, in order.
+static SmallVector<std::pair<StringRef, unsigned>>
+getPtxFeatures(StringRef features) {
+  SmallVector<StringRef> parts;
+  SmallVector<std::pair<StringRef, unsigned>> result;
+  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    part = part.trim();
+    StringRef number = part;
+    unsigned version;
+    if (number.consume_front("+ptx") && !number.getAsInteger(10, version))
+      result.push_back({part, version});
+  }
+  return result;
+}
+
+std::optional<unsigned> pmlir::cuda::parsePtxVersion(StringRef features) {
+  auto ptx = getPtxFeatures(features);
+  if (ptx.empty())
+    return std::nullopt;
+  return ptx.front().second;
+}
+
 Expected<unsigned> pmlir::cuda::checkFeatures(const ChipInfo &chip,
                                               StringRef features) {
+  auto all = getPtxFeatures(features);
+  for (auto &[part, version] : all)
+    if (version != all.front().second)
+      return createStringError(
+          formatv("expects one PTX ISA version in features, got '{0}' and "
+                  "'{1}' in '{2}'",
+                  all.front().first, part, features));
   std::optional<unsigned> ptx = parsePtxVersion(features);
   if (!ptx)
     return createStringError(
         "expects features with a PTX ISA version such as '+ptx86', got '" +
         features + "'");
+  if (chip.maxPtx && *ptx > chip.maxPtx)
+    return createStringError(formatv(
+        "expects PTX ISA {0} or older for {1}, got '{2}' (PTX ISA {3} knows "
+        "the chip as {4})",
+        formatPtx(chip.maxPtx), chip.name, features, formatPtx(*ptx),
+        chip.renamedTo));
   if (*ptx < chip.minPtx)
     return createStringError(
         formatv("expects PTX ISA {0} or newer for {1}, got '{2}' (PTX ISA {3})",
@@ -93,33 +145,51 @@ ToolkitVersion pmlir::cuda::getMinToolkitForPtx(unsigned ptx) {
   case 88:
     return {12, 9};
   default:
-    return {13, ptx - 90};
+    // 9.0 and newer; 8.9 does not exist.
+    return {13, ptx >= 90 ? ptx - 90 : 0};
   }
+}
+
+static const char *getNonEmptyEnv(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+StringRef pmlir::cuda::getCudaPathSource(StringRef cudaPath) {
+  if (!cudaPath.empty())
+    return "cuda-path";
+  if (getNonEmptyEnv("CUDA_HOME"))
+    return "CUDA_HOME";
+  if (getNonEmptyEnv("CUDA_PATH"))
+    return "CUDA_PATH";
+  return "the default";
 }
 
 std::string pmlir::cuda::getCudaPath(StringRef cudaPath) {
   if (!cudaPath.empty())
     return cudaPath.str();
-  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+  if (const char *home = getNonEmptyEnv("CUDA_HOME"))
     return home;
+  if (const char *path = getNonEmptyEnv("CUDA_PATH"))
+    return path;
   return "/usr/local/cuda";
 }
 
-Expected<std::string> pmlir::cuda::findPtxas(StringRef cudaPath) {
-  std::string root = getCudaPath(cudaPath);
-  SmallString<256> ptxas(root);
-  sys::path::append(ptxas, "bin", "ptxas");
-  if (!sys::fs::can_execute(ptxas)) {
-    const char *from = !cudaPath.empty()          ? "cuda-path"
-                       : std::getenv("CUDA_HOME") ? "CUDA_HOME"
-                                                  : "the default";
+Expected<std::string> pmlir::cuda::findCudaTool(StringRef cudaPath,
+                                                StringRef tool) {
+  SmallString<256> path(getCudaPath(cudaPath));
+  sys::path::append(path, "bin", tool);
+  if (!sys::fs::can_execute(path))
     return createStringError(
-        formatv("ptxas not found: no executable {0} (CUDA toolkit from {1}); "
+        formatv("{0} not found: no executable {1} (CUDA toolkit from {2}); "
                 "give the CUDA toolkit directory with cuda-path "
-                "(--cuda-path) or CUDA_HOME",
-                ptxas, from));
-  }
-  return std::string(ptxas);
+                "(--cuda-path), CUDA_HOME or CUDA_PATH",
+                tool, path, getCudaPathSource(cudaPath)));
+  return std::string(path);
+}
+
+Expected<std::string> pmlir::cuda::findPtxas(StringRef cudaPath) {
+  return findCudaTool(cudaPath, "ptxas");
 }
 
 Expected<ToolkitVersion> pmlir::cuda::getPtxasVersion(StringRef ptxas) {
@@ -164,9 +234,20 @@ Expected<std::string> pmlir::cuda::findPtxasFor(StringRef cudaPath,
       std::make_pair(need.major, need.minor))
     return createStringError(formatv(
         "ptxas {0} is from CUDA {1}.{2}, too old for {3} with PTX ISA {4}: "
-        "needs CUDA {5}.{6} or newer (give a newer toolkit with cuda-path or "
-        "CUDA_HOME)",
+        "needs CUDA {5}.{6} or newer (give a newer toolkit with cuda-path, "
+        "CUDA_HOME or CUDA_PATH)",
         *ptxas, version->major, version->minor, chip.name, formatPtx(ptx),
         need.major, need.minor));
+  if (chip.maxPtx) {
+    ToolkitVersion last = getMinToolkitForPtx(chip.maxPtx + 1);
+    if (std::make_pair(version->major, version->minor) >=
+        std::make_pair(last.major, last.minor))
+      return createStringError(formatv(
+          "ptxas {0} is from CUDA {1}.{2}, which no longer knows {3} (CUDA "
+          "{4}.{5} renamed it {6}): give a CUDA toolkit older than {4}.{5} "
+          "with cuda-path, CUDA_HOME or CUDA_PATH, or compile for {6}",
+          *ptxas, version->major, version->minor, chip.name, last.major,
+          last.minor, chip.renamedTo));
+  }
   return *ptxas;
 }

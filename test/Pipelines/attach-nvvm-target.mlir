@@ -1,4 +1,4 @@
-// RUN: pipeline-opt %s -pipeline-attach-nvvm-target="chip=sm_90a O=1" | FileCheck %s
+// RUN: pipeline-opt %s -pipeline-attach-nvvm-target="chip=sm_90a opt-level=1" | FileCheck %s
 // RUN: pipeline-opt %s -pipeline-attach-nvvm-target="chip=sm_103a" | FileCheck %s --check-prefix=SM103
 // RUN: not pipeline-opt %s -pipeline-attach-nvvm-target="chip=sm_89" 2>&1 | FileCheck %s --check-prefix=BAD
 

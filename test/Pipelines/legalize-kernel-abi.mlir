@@ -69,7 +69,7 @@ gpu.module @m {
 
 // Host code cannot take shared memory: upstream would only print an error
 // and go on, so the ABI pass rejects it.
-// expected-error @+1 {{'func.func' op expects host code to use no memref in a GPU address space (only kernels in a gpu.module can), got 'memref<4xf16, #gpu.address_space<workgroup>>' for argument #0}}
+// expected-error @+1 {{'func.func' op expects host code to use memrefs in the default memory space only (GPU memory spaces are for kernels in a gpu.module), got 'memref<4xf16, #gpu.address_space<workgroup>>' for argument #0}}
 func.func @host(%a: memref<4xf16, #gpu.address_space<workgroup>>) {
   return
 }

@@ -4,7 +4,7 @@
 // RUN: not pipeline-opt %s -pipeline-lower-to-nvvm=chip=sm_90a 2>&1 | FileCheck %s
 // RUN: not pipeline-opt %s "-pipeline-lower-to-binary=chip=sm_90a format=isa" 2>&1 | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: not pipeline-compile %s --chip=sm_100a -o %t/leak 2>&1 | FileCheck %s
+// RUN: not pipeline-compile %s --chip=sm_100a --emit=ptx -o %t/leak 2>&1 | FileCheck %s
 // RUN: not ls %t/leak.ptx
 
 !P = !pipeline.pipeline<stages = 2>

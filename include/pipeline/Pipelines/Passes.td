@@ -22,15 +22,16 @@ def AttachNVVMTarget : Pass<"pipeline-attach-nvvm-target", "::mlir::ModuleOp"> {
 
     The chip must be one the pipelines support (docs/lowering.md), the
     features must select a PTX ISA version the chip and LLVM accept (empty:
-    PTX ISA 8.6, or the chip's minimum if higher), and `O` is 0 to 3.
+    the default PTX ISA version of the pipelines, or the chip's minimum if
+    higher), and `opt-level` is 0 to 3.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_100a\"",
            "target chip">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "PTX features (e.g. +ptx88); empty: PTX ISA 8.6 or the chip's "
-           "minimum">,
-    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "PTX features (e.g. +ptx88); empty: the pipelines' default PTX "
+           "ISA version or the chip's minimum">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
            "LLVM and ptxas optimization level (0-3)">,
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
@@ -45,7 +46,8 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
       address of the 128-byte CUtensorMap in global memory), cast back to
       the descriptor type inside the function. Upstream's GPU-to-NVVM
       conversion cannot lower a descriptor-typed argument.
-    - With `bare-ptr-memrefs` (the pipelines' default), a memref argument
+    - With `use-bare-ptr-memref-call-conv` (the pipelines' default), a
+      memref argument
       must have a static shape and static strides, as the bare-pointer
       calling convention passes it as one pointer; any other memref
       argument is reported with the function and the argument, instead of
@@ -57,9 +59,17 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
       (workgroup, private) is an error: upstream's host conversion only
       prints an error for it and goes on.
   }];
+  let statistics = [
+    Statistic<"numDescriptors", "descriptor-arguments",
+              "tensor map descriptor arguments passed as pointers">,
+  ];
   let options = [
-    Option<"barePtrMemrefs", "bare-ptr-memrefs", "bool", /*default=*/"true",
+    Option<"useBarePtrCallConv", "use-bare-ptr-memref-call-conv", "bool",
+           /*default=*/"true",
            "check memref arguments for the bare-pointer calling convention">,
+    Option<"ptxVersion", "ptx-version", "unsigned", /*default=*/"0",
+           "PTX ISA version (times 10) for the kernel parameter limit; 0: "
+           "read it from each gpu.module's #nvvm.target">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -120,6 +130,15 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
            "unroll only loops whose body holds at most this many operations "
            "(nested ones included); large bodies gain little and grow the "
            "code S + 2 times">,
+  ];
+  let statistics = [
+    Statistic<"numLoops", "loops", "scf.for loops looked at">,
+    Statistic<"numUnrolled", "loops-unrolled",
+              "loops unrolled by their stage count">,
+    Statistic<"numCopies", "body-copies",
+              "copies of loop bodies in the unrolled loops">,
+    Statistic<"numOneStage", "one-stage-loops",
+              "one-stage loops marked with stage 0 in place">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

@@ -12,6 +12,8 @@
 #ifndef PIPELINE_PIPELINES_PIPELINES_H
 #define PIPELINE_PIPELINES_PIPELINES_H
 
+#include "pipeline/Target/CudaTarget.h"
+
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/Support/Error.h"
@@ -21,18 +23,16 @@ namespace pmlir {
 #define GEN_PASS_DECL
 #include "pipeline/Pipelines/Passes.h.inc"
 
-/// Options shared by both pipelines.
+/// Options shared by both pipelines. Their names are those of
+/// pipeline-compile's options (opt-level, use-bare-ptr-memref-call-conv,
+/// ...; docs/cli.md).
 template <typename Derived>
 struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
   mlir::detail::PassOptions::Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("target chip: sm_90, sm_90a, sm_100, sm_100a, sm_103, "
-                     "sm_103a, sm_110, sm_110a, sm_120, sm_120a"),
+      *this, "chip", llvm::cl::desc(cuda::getChipOptionHelp()),
       llvm::cl::init("sm_100a")};
   mlir::detail::PassOptions::Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features such as +ptx88 (default: PTX ISA 8.6, or "
-                     "the chip's minimum if higher)"),
+      *this, "features", llvm::cl::desc(cuda::getFeaturesOptionHelp()),
       llvm::cl::init("")};
   mlir::detail::PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
@@ -43,6 +43,11 @@ struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("pass each memref kernel argument as one pointer (the "
                      "kernel ABI of pipeline-mlir; needs static shapes)"),
       llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> lineInfo{
+      *this, "line-info",
+      llvm::cl::desc("line information from the input's locations in the "
+                     "PTX (.file/.loc directives, as nvcc -lineinfo)"),
+      llvm::cl::init(false)};
   mlir::detail::PassOptions::Option<bool> verifyProtocol{
       *this, "verify-protocol",
       llvm::cl::desc("run pipeline-verify-protocol on the input (off only to "
@@ -78,9 +83,7 @@ struct PipelineLowerToBinaryOptions
                      "fatbin"),
       llvm::cl::init("bin")};
   mlir::detail::PassOptions::Option<std::string> cudaPath{
-      *this, "cuda-path",
-      llvm::cl::desc("CUDA toolkit with bin/ptxas (default: $CUDA_HOME, "
-                     "else /usr/local/cuda); used for bin and fatbin"),
+      *this, "cuda-path", llvm::cl::desc(cuda::getCudaPathOptionHelp()),
       llvm::cl::init("")};
 };
 
@@ -100,6 +103,8 @@ struct NVVMLoweringConfig {
   /// Run pipeline-unroll-stages before the lowering (not with the hang
   /// report, whose sites are per op).
   bool unrollStages = true;
+  /// Line information (.file/.loc) from the input's locations in the PTX.
+  bool lineInfo = false;
 };
 
 /// Checks chip, features and opt level; resolves the default features.
