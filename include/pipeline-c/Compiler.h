@@ -49,6 +49,9 @@ typedef struct PmlirCompileOptions {
   uint64_t hangReportCycles;
   /// With the hang report: keep waiting after reporting.
   bool hangKeepWaiting;
+  /// Line information (.file/.loc) from the MLIR locations in the PTX, and
+  /// ptxas -lineinfo.
+  bool lineInfo;
 } PmlirCompileOptions;
 
 /// The defaults of pipeline-compile.

@@ -152,39 +152,23 @@ void compile(ModuleOp module, const PmlirCompileOptions &options,
   config->hangKeepWaiting = options.hangKeepWaiting;
   if (options.hangKeepWaiting && !options.hangReportCycles)
     return result.error("hang_keep_waiting needs the hang report");
+  config->lineInfo = options.lineInfo;
 
-  StringRef cudaPath = unwrap(options.cudaPath);
-  std::string ptxas;
-  if (options.assemble) {
-    Expected<std::string> found = pmlir::cuda::findPtxasFor(
-        cudaPath, *pmlir::cuda::lookupChip(config->chip), config->ptxVersion);
-    if (!found)
-      return result.error(toString(found.takeError()));
-    ptxas = *found;
-  }
-
-  // The lowering pipeline runs the op verifiers and both checkers first.
-  auto compiled = pmlir::lowerToPTX(module, *config, cudaPath);
+  pmlir::CompileOptions compileOptions;
+  compileOptions.emitCubin = options.assemble;
+  compileOptions.cudaPath = unwrap(options.cudaPath).str();
+  auto compiled = pmlir::compileModule(module, *config, compileOptions);
   if (!compiled) {
     std::string message = toString(compiled.takeError());
-    // A failed pass has reported its own diagnostics.
-    if (!result.failed)
+    // "the compile failed ...": the diagnostics were reported already.
+    if (!result.failed || !StringRef(message).starts_with("the compile failed"))
       result.error(message);
+    result.failed = true;
     return;
   }
   // An error reported by a pass that still succeeded fails the compile.
   if (result.failed)
     return;
-  for (pmlir::CompiledGPUModule &gpuModule : *compiled) {
-    if (options.assemble) {
-      Expected<std::string> cubin = pmlir::assemblePTX(
-          ptxas, config->chip, config->optLevel, gpuModule.ptx);
-      if (!cubin)
-        return result.error("gpu.module @" + gpuModule.name + ": " +
-                            toString(cubin.takeError()));
-      gpuModule.cubin = std::move(*cubin);
-    }
-  }
   result.modules = std::move(*compiled);
 }
 
@@ -231,6 +215,7 @@ PmlirCompileOptions pmlirCompileOptionsGetDefault(void) {
   options.unrollStages = true;
   options.hangReportCycles = 0;
   options.hangKeepWaiting = false;
+  options.lineInfo = false;
   return options;
 }
 

@@ -215,8 +215,12 @@ pmlir::compileModule(ModuleOp module, const NVVMLoweringConfig &config,
     fatbinary = *found;
   }
 
-  Expected<SmallVector<CompiledGPUModule>> compiled = lowerToPTX(
-      module, config, options.cudaPath, options.configurePassManager);
+  // An empty std::function would make a non-null function_ref that throws.
+  llvm::function_ref<LogicalResult(PassManager &)> configure = nullptr;
+  if (options.configurePassManager)
+    configure = options.configurePassManager;
+  Expected<SmallVector<CompiledGPUModule>> compiled =
+      lowerToPTX(module, config, options.cudaPath, configure);
   if (!compiled || ptxas.empty())
     return compiled;
 

@@ -50,6 +50,7 @@ class PmlirCompileOptions(ctypes.Structure):
         ("unrollStages", ctypes.c_bool),
         ("hangReportCycles", ctypes.c_uint64),
         ("hangKeepWaiting", ctypes.c_bool),
+        ("lineInfo", ctypes.c_bool),
     ]
 
 
@@ -161,7 +162,8 @@ def check(source, name):
 
 
 def compile(source, name, *, chip, features, opt_level, cuda_path, assemble,
-            verify_protocol, unroll_stages, hang_report_cycles, hang_keep_waiting):
+            verify_protocol, unroll_stages, hang_report_cycles, hang_keep_waiting,
+            line_info):
     lib = library()
     opts = lib.pmlirCompileOptionsGetDefault()
     keep = [MlirStringRef.of(chip), MlirStringRef.of(features or ""),
@@ -173,6 +175,7 @@ def compile(source, name, *, chip, features, opt_level, cuda_path, assemble,
     opts.unrollStages = unroll_stages
     opts.hangReportCycles = hang_report_cycles
     opts.hangKeepWaiting = hang_keep_waiting
+    opts.lineInfo = line_info
     return Result(lib.pmlirCompileSource(MlirStringRef.of(source),
                                          MlirStringRef.of(name), ctypes.byref(opts)))
 

@@ -110,7 +110,7 @@ def check(what):
 
 def compile(what, chip="sm_90a", *, opt_level=3, features="", cuda_path=None,
             assemble=True, verify_protocol=True, unroll_stages=True,
-            hang_report=None, hang_keep_waiting=False, cache=True):
+            hang_report=None, hang_keep_waiting=False, line_info=False, cache=True):
     """Compiles a @kernel (or a list of them, a Module, or MLIR text) for
     `chip`. Returns a CompiledModule holding the PTX and (with `assemble`)
     the cubin. Raises CompileError with the compiler's diagnostics, located
@@ -122,8 +122,9 @@ def compile(what, chip="sm_90a", *, opt_level=3, features="", cuda_path=None,
                    assemble=bool(assemble), verify_protocol=bool(verify_protocol),
                    unroll_stages=bool(unroll_stages),
                    hang_report_cycles=int(hang_report or 0),
-                   hang_keep_waiting=bool(hang_keep_waiting))
-    keyed = module.mlir(locations=False)
+                   hang_keep_waiting=bool(hang_keep_waiting), line_info=bool(line_info))
+    # Locations enter the key only when they enter the PTX (line_info).
+    keyed = module.mlir(locations=bool(line_info))
     key = hashlib.sha256(json.dumps([__version__, keyed, options], sort_keys=True)
                          .encode()).hexdigest()
     signatures = module.signatures()
