@@ -88,6 +88,12 @@ def library():
             except OSError as e:
                 raise ToolchainError(f"cannot load {path}: {e}") from None
             _declare(lib)
+            from .compiler import __version__
+            found = lib.pmlirGetVersion().str()
+            if found != f"pipeline-mlir {__version__}":
+                raise ToolchainError(f"{path} is {found}, this package is pipeline-mlir "
+                                     f"{__version__}: rebuild or point PIPELINE_MLIR_CAPI "
+                                     "at the matching library")
             _lib = lib
             return lib
     raise ToolchainError(

@@ -123,10 +123,13 @@ def compile(what, chip="sm_90a", *, opt_level=3, features="", cuda_path=None,
                    unroll_stages=bool(unroll_stages),
                    hang_report_cycles=int(hang_report or 0),
                    hang_keep_waiting=bool(hang_keep_waiting), line_info=bool(line_info))
-    # Locations enter the key only when they enter the PTX (line_info).
-    keyed = module.mlir(locations=bool(line_info))
-    key = hashlib.sha256(json.dumps([__version__, keyed, options], sort_keys=True)
-                         .encode()).hexdigest()
+    # Locations enter the key only when they enter the PTX: line info, and
+    # the hang report's table of wait sites (file:line of each wait). An
+    # explicit toolkit enters it too; a toolkit switched through the
+    # environment needs clear_cache().
+    keyed = module.mlir(locations=bool(line_info or hang_report))
+    key = hashlib.sha256(json.dumps([__version__, keyed, options, cuda_path or ""],
+                                    sort_keys=True).encode()).hexdigest()
     signatures = module.signatures()
     directory = cache_dir() if cache else None
     if directory is not None:
@@ -151,9 +154,9 @@ def compile(what, chip="sm_90a", *, opt_level=3, features="", cuda_path=None,
 
 def _load(entry, chip, signatures, key):
     meta = entry / "meta.json"
-    if not meta.exists():
-        return None
     try:
+        if not meta.exists():
+            return None
         info = json.loads(meta.read_text())
         ptx = (entry / "module.ptx").read_text()
         cubin_path = entry / "module.cubin"
@@ -172,6 +175,7 @@ def _store(entry, compiled):
             (tmp / "module.cubin").write_bytes(compiled.cubin)
         (tmp / "meta.json").write_text(json.dumps({"name": compiled.name,
                                                    "chip": compiled.chip}))
+        os.chmod(tmp, 0o755)  # a cache shared by several users stays readable
         try:
             os.rename(tmp, entry)
         except OSError:  # another process stored it first

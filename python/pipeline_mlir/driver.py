@@ -7,6 +7,7 @@ fault into a CudaError at the launch that caused it.
 """
 
 import ctypes
+import hashlib
 import math
 
 import numpy as np
@@ -111,7 +112,9 @@ class _Driver:
                                             ctypes.c_size_t(nbytes)), "cuMemcpyDtoH")
 
     def function(self, compiled, name):
-        key = id(compiled)
+        # One CUmodule per distinct cubin (compiles and cache hits of the
+        # same kernel share it); modules stay loaded for the process.
+        key = hashlib.sha256(compiled.cubin).hexdigest() if compiled.cubin else id(compiled)
         if key not in self.modules:
             if not compiled.cubin:
                 raise LaunchError(f"module {compiled.name} has no cubin (compiled with "
@@ -199,6 +202,8 @@ def zeros(shape, dtype):
 
 _TMA_DTYPES = {"u8": 0, "i8": 0, "u16": 1, "bf16": 9, "u32": 2, "i32": 3, "u64": 4,
                "i64": 5, "f16": 6, "f32": 7, "f64": 8}
+_ESIZE = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "bf16": 2, "f16": 2, "u32": 4, "i32": 4,
+          "f32": 4, "u64": 8, "i64": 8, "f64": 8}
 _L2PROMO = {"none": 0, "l2_64b": 1, "l2_128b": 2, "l2_256b": 3}
 _SWIZZLE = {"none": 0, "swizzle_32b": 1, "swizzle_64b": 2, "swizzle_128b": 3}
 
@@ -211,12 +216,15 @@ class TensorMap:
 
     def __init__(self, array, box, element=None, swizzle="none", oob="zero",
                  l2promo="none"):
-        ptr, shape, elem = _device_view(array, None)
+        self._keep = [array]  # the descriptor holds the array's address
+        ptr, shape, elem = _device_view(array, self._keep)
         element = element or elem
         if element not in _TMA_DTYPES:
             raise LaunchError(f"TMA has no element type {element}")
-        esize = {"u8": 1, "i8": 1, "u16": 2, "bf16": 2, "f16": 2, "u32": 4, "i32": 4,
-                 "f32": 4, "u64": 8, "i64": 8, "f64": 8}[element]
+        esize = _ESIZE[element]
+        if elem in _ESIZE and _ESIZE[elem] != esize:
+            raise LaunchError(f"TMA element {element} ({esize} bytes) does not match the "
+                              f"array's {elem} ({_ESIZE[elem]} bytes)")
         box = tuple(box)
         if len(box) != len(shape):
             raise LaunchError(f"box {box} has not the rank of the array {shape}")
@@ -243,7 +251,10 @@ class TensorMap:
         strides = (ctypes.c_uint64 * max(rank - 1, 1))(*strides_bytes)
         boxdim = (ctypes.c_uint32 * rank)(*reversed(box))
         estrides = (ctypes.c_uint32 * rank)(*([1] * rank))
-        self._map = (ctypes.c_uint64 * 16)()
+        # cuTensorMapEncodeTiled wants a 64-byte aligned CUtensorMap.
+        self._storage = ctypes.create_string_buffer(128 + 64)
+        address = (ctypes.addressof(self._storage) + 63) & ~63
+        self._map = (ctypes.c_uint64 * 16).from_address(address)
         d = driver()
         oob_fill = 0 if oob == "zero" else 1
         d.check(d.lib.cuTensorMapEncodeTiled(
@@ -291,6 +302,9 @@ def _dlpack_view(obj, keep):
     if t.device.device_type not in (2, 13):  # kDLCUDA, kDLCUDAManaged
         raise LaunchError("a DLPack argument must live on the GPU (device type "
                           f"{t.device.device_type})")
+    if t.device.device_id != driver().device.value:
+        raise LaunchError(f"a DLPack argument lives on GPU {t.device.device_id}; kernels run "
+                          f"on GPU {driver().device.value}")
     shape = tuple(t.shape[i] for i in range(t.ndim))
     if t.strides:
         expect, acc = [], 1
@@ -312,11 +326,18 @@ def _device_view(obj, keep):
     if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray):
         try:
             return _dlpack_view(obj, keep)
-        except (BufferError, TypeError, RuntimeError):
+        except (BufferError, TypeError, RuntimeError) as e:
             if not hasattr(obj, "__cuda_array_interface__"):
-                raise
-    if hasattr(obj, "__cuda_array_interface__"):
-        cai = obj.__cuda_array_interface__
+                raise LaunchError(f"cannot pass {type(obj).__name__} through DLPack: {e} "
+                                  "(a torch tensor that requires grad: pass t.detach())") \
+                    from None
+    if hasattr(type(obj), "__cuda_array_interface__") or \
+            hasattr(obj, "__cuda_array_interface__"):
+        try:
+            cai = obj.__cuda_array_interface__
+        except Exception as e:
+            raise LaunchError(f"cannot pass {type(obj).__name__}: its "
+                              f"__cuda_array_interface__ raised {e}") from None
         shape = tuple(cai["shape"])
         dtype = np.dtype(cai["typestr"])
         if cai.get("strides") is not None:
@@ -346,7 +367,10 @@ def _elements_match(param_elem, got):
 def _chip_runs_on(chip, cc):
     num = int("".join(ch for ch in chip[3:] if ch.isdigit()))
     dev = cc[0] * 10 + cc[1]
-    return num == dev if chip.endswith("a") else num <= dev
+    if chip.endswith("a"):
+        return num == dev
+    # A cubin runs on later minor versions of its major version only.
+    return num // 10 == cc[0] and num <= dev
 
 
 class LoadedKernel:
@@ -395,7 +419,7 @@ class LoadedKernel:
             raise LaunchError(f"{where} needs {smem} bytes of dynamic shared memory "
                               f"(+{static.value} static); {d.name} allows {d.smem_optin} "
                               "per block")
-        if smem > 48 * 1024:
+        if smem + static.value > 48 * 1024:
             d.check(d.lib.cuFuncSetAttribute(fn, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              smem), "cuFuncSetAttribute(dynamic smem)")
         config = _LaunchConfig(*grid, *block, smem, None, None, 0)
@@ -465,6 +489,11 @@ class LoadedKernel:
             if ptype.is_float:
                 if not isinstance(value, (int, float)):
                     raise LaunchError(f"{where}: argument {pname} expects a number ({ptype})")
+                if ptype.text == "f16":
+                    return ctypes.c_uint16(int(np.float16(value).view(np.uint16)))
+                if ptype.text == "bf16":
+                    from .dtypes import to_bf16
+                    return ctypes.c_uint16(int(to_bf16(np.float32(value))))
                 return _SCALAR_CTYPES[ptype.text](float(value))
             if not isinstance(value, int) or isinstance(value, bool) and ptype != T.i1:
                 raise LaunchError(f"{where}: argument {pname} expects an integer ({ptype}), "

@@ -9,6 +9,8 @@ as its MLIR location, so that the compiler's diagnostics point there.
 """
 
 import contextlib
+import math
+import numbers
 import functools
 import inspect
 import os
@@ -153,7 +155,8 @@ class Value:
     def __or__(self, o): return self._bin(o, "ori", None)
     def __xor__(self, o): return self._bin(o, "xori", None)
     def __lshift__(self, o): return self._bin(o, "shli", None)
-    def __rshift__(self, o): return self._bin(o, "shrui", None)
+    def __rshift__(self, o):
+        return self._bin(o, "shrui" if self.type.kind == "index" else "shrsi", None)
 
     def _cmp(self, other, pred_u, pred_s, pred_f):
         other = as_value(other, self.type)
@@ -202,6 +205,8 @@ class Value:
             op = "fptosi"
         elif dst.is_float:
             op = "sitofp"
+        elif src == T.i1:
+            op = "extui"
         else:
             op = "extsi" if dst.bits > src.bits else "trunci"
         return _current().op(f"{{r}} = arith.{op} {self} : {src} to {dst}", dst)
@@ -210,17 +215,33 @@ class Value:
 def constant(value, type=T.index):
     """arith.constant (cached per kernel and type at the top of the kernel)."""
     b = _current()
-    key = (value, type.text)
-    if key in b.consts:
-        return b.consts[key]
     if type.is_float:
-        text = repr(float(value))
+        value = float(value)
+        if math.isfinite(value):
+            text = repr(value)
+        else:  # inf and nan have no decimal spelling in MLIR
+            import struct
+            bits = {"f16": ("<e", "<H"), "bf16": None, "f32": ("<f", "<I"),
+                    "f64": ("<d", "<Q")}[type.text]
+            if bits is None:
+                import numpy as np
+                from .dtypes import to_bf16
+                text = hex(int(to_bf16(np.float32(value))))
+            else:
+                text = hex(struct.unpack(bits[1], struct.pack(bits[0], value))[0])
     elif type == T.i1:
         text = "true" if value else "false"
     else:
-        text = str(int(value))
+        value = int(value)
+        lo = -(1 << (type.bits - 1)) if type.kind != "index" else -(1 << 63)
+        if not lo <= value < (1 << type.bits):
+            raise BuildError(f"{value} does not fit {type}")
+        text = str(value)
+    key = (text, type.text)
+    if key in b.consts:
+        return b.consts[key]
     name = b.fresh("c")
-    op = _Op(f"{name} = arith.constant {text} : {type}", b.kernel.loc)
+    op = _Op(f"{name} = arith.constant {text} : {type}", _user_location())
     b.blocks[0].ops.insert(b.const_count, op)
     b.const_count += 1
     v = Value(name, type)
@@ -228,13 +249,19 @@ def constant(value, type=T.index):
     return v
 
 
-def as_value(x, type=T.index):
+def as_value(x, ty=T.index):
     if isinstance(x, Value):
         return x
     if isinstance(x, bool):
         return constant(int(x), T.i1)
-    if isinstance(x, (int, float)):
-        return constant(x, type)
+    if isinstance(x, numbers.Integral):
+        return constant(int(x), ty)
+    if isinstance(x, numbers.Real):
+        if not ty.is_float:
+            if float(x).is_integer():
+                return constant(int(x), ty)
+            raise BuildError(f"expects an integer for a {ty} value, got {x!r}")
+        return constant(float(x), ty)
     raise BuildError(f"expects a kernel value or a Python number, got {type(x).__name__}")
 
 
@@ -299,6 +326,7 @@ def _strided(shape, element, space, strides, offset="?"):
     t = T.MemRefType(shape, element, space,
                      f"strided<[{', '.join(map(str, strides))}], offset: {offset}>")
     t.strides = list(strides)
+    t.static_offset = None if offset == "?" else offset
     return t
 
 
@@ -307,13 +335,19 @@ def subview(source, offsets, sizes):
     are dropped from the result (rank reduction), e.g. tiles[k, 0, 0] of
     sizes [1, 32, 32] is a 32x32 memref."""
     st = source.type
+    if not isinstance(st, T.MemRefType) or any(d is None for d in st.shape):
+        raise BuildError(f"subview needs a memref of static shape, got {st}")
     if len(offsets) != st.rank or len(sizes) != st.rank:
         raise BuildError(f"subview of {st} needs {st.rank} offsets and sizes")
     strides = _strides(st)
     drop = 0
     while drop < len(sizes) - 1 and sizes[drop] == 1:
         drop += 1
-    t = _strided(tuple(sizes[drop:]), st.element, st.space, strides[drop:])
+    base = getattr(st, "static_offset", 0 if st.layout is None else None)
+    offset = "?"
+    if base is not None and not any(isinstance(o, Value) for o in offsets):
+        offset = base + sum(o * st_ for o, st_ in zip(offsets, strides))
+    t = _strided(tuple(sizes[drop:]), st.element, st.space, strides[drop:], offset)
     offs = ", ".join(str(as_value(o)) if isinstance(o, Value) else str(o) for o in offsets)
     return _current().op(
         f"{{r}} = memref.subview {source}[{offs}] [{', '.join(map(str, sizes))}] "
@@ -348,6 +382,7 @@ class _IfContext:
         if self.else_block is not None:
             raise BuildError("this pm.if_ already has an else branch")
         self.else_block = _Block()
+        self.else_block.loc = _user_location()
         self.op.regions.append(self.else_block)
         b.blocks.append(self.else_block)
         try:
@@ -367,6 +402,10 @@ def range(start, stop=None, step=1):
     if stop is None:
         start, stop = 0, start
     lo, hi, st = as_value(start), as_value(stop), as_value(step)
+    for v in (lo, hi, st):
+        if v.type != T.index:
+            raise BuildError(f"pm.range bounds are index values, got {v.type} "
+                             "(convert with .cast(pm.index))")
     b = _current()
     iv = b.fresh("i")
     body = _Block()
@@ -430,7 +469,8 @@ class Stage(Value):
         b = _current()
         group, ident = b.fresh("bars"), b.fresh("id")
         b.emit(f"{group}, {ident} = pipeline.mbar {self} : {self.type}")
-        n = 2 * self.pipeline.pipeline_type.stages
+        pt = self.pipeline.pipeline_type
+        n = pt.stages * (pt.producer_sub_stages + pt.consumer_sub_stages)
         return Value(group, T.MbarGroupType(n)), Value(ident, T.index)
 
     def payload(self, i=0):
@@ -549,7 +589,11 @@ class Kernel:
     def __init__(self, fn, name=None):
         self.fn = fn
         self.name = name or fn.__name__
-        sig = inspect.signature(fn)
+        try:
+            sig = inspect.signature(fn, eval_str=True)
+        except Exception as e:  # an annotation that does not evaluate
+            raise BuildError(f"kernel {fn.__name__}: cannot evaluate its annotations: {e}") \
+                from None
         self.params = []
         for p in sig.parameters.values():
             if p.annotation is inspect.Parameter.empty or not isinstance(p.annotation, T.Type):
@@ -568,7 +612,7 @@ class Kernel:
         b.blocks.append(entry)
         args = []
         for i, (name, t) in enumerate(self.params):
-            args.append(Value(f"%{name}", t))
+            args.append(Value(f"%arg.{name}", t))
         prev = getattr(_state, "builder", None)
         _state.builder = b
         try:
@@ -581,8 +625,9 @@ class Kernel:
     def mlir(self, locations=True):
         """The kernel's gpu.func as MLIR text."""
         b, entry = self._build()
-        params = ", ".join(f"%{n}: {t}" for n, t in self.params)
-        lines = [f"gpu.func @{self.name}({params}) kernel {{"]
+        params = ", ".join(f"%arg.{n}: {t}" for n, t in self.params)
+        lines = [f"gpu.func @{self.name}({params}) kernel {{" +
+                 (f"  //{_loc_text(self.loc)}" if locations else "")]
         _print_block(entry, lines, 1, locations, header=False)
         lines.append("}" + (_loc_text(self.loc) if locations else ""))
         return "\n".join(lines)
@@ -601,12 +646,19 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
         if not op.regions:
             lines.append(pad + op.text + loc)
             continue
-        lines.append(pad + op.text + " {")
+        # The header's own line names the op's location too (a comment: the
+        # real location follows the closing brace), so that a diagnostic
+        # reported at the generated header line maps back to the user.
+        lines.append(pad + op.text + " {" + (f"  //{loc}" if loc else ""))
         for i, region in enumerate(op.regions):
+            rloc = loc
             if i:
-                lines.append(pad + "} else {" if op.text.startswith("scf.if") else pad + "}, {")
+                rloc = _loc_text(region.loc) if locations and getattr(region, "loc", None) \
+                    else loc
+                head = "} else {" if op.text.startswith("scf.if") else "}, {"
+                lines.append(pad + head + (f"  //{rloc}" if rloc else ""))
             _print_block(region, lines, depth + 1, locations, terminator=op.terminator,
-                         terminator_loc=loc)
+                         terminator_loc=rloc)
         lines.append(pad + "}" + op.tail + loc)
     if terminator:
         lines.append(pad + terminator + terminator_loc)
@@ -627,7 +679,11 @@ class Module:
         kernels = list(kernels) if isinstance(kernels, (list, tuple)) else [kernels]
         if not kernels:
             raise BuildError("a module needs at least one kernel")
-        self.kernels = {k.name: k for k in kernels}
+        self.kernels = {}
+        for k in kernels:
+            if k.name in self.kernels:
+                raise BuildError(f"two kernels named {k.name!r} in one module")
+            self.kernels[k.name] = k
         self.name = name or kernels[0].name
         self._source = None
 
@@ -655,29 +711,44 @@ class Module:
                 f"  gpu.module @{self.name} {{\n" + "\n".join(body) + "\n  }\n}\n")
 
 
+def _split_top(text, sep=","):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += ch in "<([{"
+        depth -= ch in ">)]}"
+        cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return parts
+
+
 def parse_signatures(text):
     """Kernel signatures of MLIR text: {name: [(arg, Type)]}, resolving
-    top-level type aliases."""
+    top-level type aliases. Functions without `kernel` are skipped."""
     import re
     aliases = dict(re.findall(r"^\s*(![\w.$-]+)\s*=\s*(.+?)\s*$", text, re.M))
     sigs = {}
-    for m in re.finditer(r"gpu\.func\s+@([\w$.-]+)\s*\((.*?)\)\s*kernel", text, re.S):
-        args, depth, cur = [], 0, ""
-        for ch in m.group(2):
-            if ch == "," and depth == 0:
-                args.append(cur)
-                cur = ""
-                continue
-            depth += ch in "<([{"
-            depth -= ch in ">)]}"
-            cur += ch
-        if cur.strip():
-            args.append(cur)
+    for m in re.finditer(r"gpu\.func\s+@([\w$.-]+)\s*\(", text):
+        i, depth = m.end(), 1
+        while i < len(text) and depth:
+            depth += text[i] == "("
+            depth -= text[i] == ")"
+            i += 1
+        args = text[m.end():i - 1]
+        rest = text[i:i + 400]
+        # `kernel` follows the arguments, possibly after attributions.
+        header = re.match(r"\s*((?:(?:workgroup|private)\s*\([^)]*\)\s*)*)kernel\b", rest)
+        if not header:
+            continue
         params = []
-        for a in args:
+        for a in _split_top(args):
             name, _, ty = a.partition(":")
-            ty = ty.strip()
-            ty = re.sub(r"\s*\{.*\}$", "", ty)
+            ty = re.sub(r"\s*\{.*\}$", "", ty.strip(), flags=re.S)
+            ty = re.sub(r"\s*loc\(.*\)$", "", ty)
             for _ in (0, 1, 2):
                 for k, v in aliases.items():
                     ty = re.sub(re.escape(k) + r"(?![\w.$-])", v, ty)

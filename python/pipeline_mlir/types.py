@@ -115,6 +115,8 @@ class PipelineType(Type):
     def __init__(self, stages, producer_sub_stages=1, consumer_sub_stages=1,
                  cta_group=1, release_ctas=1, consumer_depth=1):
         self.stages = stages
+        self.producer_sub_stages = producer_sub_stages
+        self.consumer_sub_stages = consumer_sub_stages
         params = [f"stages = {stages}"]
         for name, value in (("producer_sub_stages", producer_sub_stages),
                             ("consumer_sub_stages", consumer_sub_stages),

@@ -1,0 +1,162 @@
+"""Edge cases of the builder, the cache and the signature reader."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import pipeline_mlir as pm
+
+M = pm.memref((64,), pm.i32)
+
+
+def test_postponed_annotations_and_parameter_names():
+    # `from __future__ import annotations` above: annotations are strings.
+    @pm.kernel
+    def k(c1: M, v2: M):  # names like the builder's own SSA names
+        c1[pm.thread_id()] = v2[pm.thread_id()]
+    pm.check(k)
+
+
+def test_duplicate_kernel_names():
+    def make():
+        @pm.kernel
+        def k(x: M):
+            pass
+        return k
+    with pytest.raises(pm.BuildError, match="two kernels named 'k'"):
+        pm.Module([make(), make()])
+
+
+def test_constants_keep_sign_and_non_finite_values():
+    @pm.kernel
+    def k(x: pm.memref((4,), pm.f32)):
+        x[0] = pm.constant(0.0, pm.f32)
+        x[1] = pm.constant(-0.0, pm.f32)
+        x[2] = pm.constant(float("inf"), pm.f32)
+        x[3] = pm.constant(float("nan"), pm.f32)
+    text = k.mlir()
+    assert "arith.constant 0.0 : f32" in text and "arith.constant -0.0 : f32" in text
+    assert "arith.constant 0x7f800000 : f32" in text
+    pm.check(k)
+
+
+def test_index_from_a_fraction_is_an_error():
+    @pm.kernel
+    def k(x: M):
+        x[pm.thread_id() + 2.5] = 1
+    with pytest.raises(pm.BuildError, match="expects an integer"):
+        k.mlir()
+
+
+def test_range_needs_index_bounds():
+    @pm.kernel
+    def k(x: M, n: pm.i32):
+        with pm.range(n):
+            pass
+    with pytest.raises(pm.BuildError, match="bounds are index values"):
+        k.mlir()
+
+
+def test_subview_with_static_offsets_verifies():
+    @pm.kernel
+    def k(x: pm.memref((4, 16), pm.i32)):
+        row = pm.subview(x, [2, 0], [1, 16])
+        row[pm.thread_id()] = 7
+    assert "offset: 32>" in k.mlir()
+    pm.check(k)
+
+
+def test_mbar_counts_sub_stages():
+    @pm.kernel
+    def k(x: M):
+        smem = pm.dynamic_shared_memory()
+        p = pm.pipeline(smem, stages=2, consumer_sub_stages=2)
+        p.init(producer=1, consumer=1)
+        s = p.acquire_producer()
+        group, _ = s.mbar()
+        assert "num_barriers = 6" in str(group.type)
+        s.arrive()
+        s.release()
+    k.mlir()
+
+
+def test_leak_in_else_branch_is_reported_at_else():
+    def body(x: M):
+        smem = pm.dynamic_shared_memory()
+        p = pm.pipeline(smem, stages=2)
+        p.init(producer=1, consumer=1)
+        with pm.if_(pm.thread_id() == 0) as br:
+            with p.produce() as s:
+                s.arrive()
+            p.drain_producer()
+        with br.else_():
+            p.acquire_consumer()
+    with pytest.raises(pm.CompileError) as info:
+        pm.check(pm.kernel(body))
+    src, first = inspect.getsourcelines(body)
+    else_line = first + next(i for i, l in enumerate(src) if "br.else_()" in l)
+    assert info.value.errors[0].line == else_line
+
+
+def test_signatures_skip_helpers_and_attributions():
+    text = """
+    !A = memref<8xf32>
+    gpu.module @m {
+      gpu.func @helper(%x: f32) { gpu.return }
+      gpu.func @k(%a: !A) workgroup(%w: memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+        gpu.return
+      }
+    }"""
+    sigs = pm.Module.from_mlir(text).signatures()
+    assert list(sigs) == ["k"]
+    ((name, t),) = sigs["k"]
+    assert name == "a" and t.shape == (8,)
+
+
+def _ring(x: M):
+    smem = pm.dynamic_shared_memory()
+    p = pm.pipeline(smem, stages=2)
+    p.init(producer=1, consumer=1)
+    with pm.if_(pm.thread_id() == 0) as br:
+        with p.produce() as s:
+            s.arrive()
+        p.drain_producer()
+    with br.else_():
+        with pm.if_(pm.thread_id() == 32):
+            with p.consume():
+                pass
+
+
+def _ring_moved(x: M):
+
+    smem = pm.dynamic_shared_memory()
+    p = pm.pipeline(smem, stages=2)
+    p.init(producer=1, consumer=1)
+    with pm.if_(pm.thread_id() == 0) as br:
+        with p.produce() as s:
+            s.arrive()
+        p.drain_producer()
+    with br.else_():
+        with pm.if_(pm.thread_id() == 32):
+            with p.consume():
+                pass
+
+
+def test_cache_keys_locations_only_where_they_reach_the_ptx():
+    a, b = pm.kernel(_ring, name="ring"), pm.kernel(_ring_moved, name="ring")
+    plain = pm.compile(a, chip="sm_90a", assemble=False)
+    assert pm.compile(b, chip="sm_90a", assemble=False).cached  # same kernel elsewhere
+    hang_a = pm.compile(a, chip="sm_90a", assemble=False, hang_report=1000)
+    hang_b = pm.compile(b, chip="sm_90a", assemble=False, hang_report=1000)
+    # The hang report's wait sites name the Python lines: another entry.
+    assert not hang_b.cached and hang_a.key != hang_b.key != plain.key
+    def sites(ptx):
+        import re
+        body = re.search(r"__pipeline_hang_sites\[\d+\] = \{([^}]*)\}", ptx).group(1)
+        return bytes(int(b) for b in body.split(",")).decode()
+    first = inspect.getsourcelines(_ring_moved)[1]
+    produce = first + 6  # the `with p.produce()` line
+    assert f"test_edges.py:{produce}:" in sites(hang_b.ptx)
+    assert f"test_edges.py:{produce}:" not in sites(hang_a.ptx)
