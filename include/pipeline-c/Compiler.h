@@ -88,7 +88,8 @@ MLIR_CAPI_EXPORTED bool pmlirResultSucceeded(PmlirResult result);
 /// the custom form; empty when parsing failed.
 MLIR_CAPI_EXPORTED MlirStringRef pmlirResultGetIR(PmlirResult result);
 
-/// Diagnostics, in the order reported. Notes follow the diagnostic they
+/// Diagnostics, in the order reported (an index out of range reads as an
+/// empty record). Notes follow the diagnostic they
 /// belong to and name it as their parent; top-level ones have parent -1.
 MLIR_CAPI_EXPORTED intptr_t pmlirResultGetNumDiagnostics(PmlirResult result);
 MLIR_CAPI_EXPORTED MlirDiagnosticSeverity

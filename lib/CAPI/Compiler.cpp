@@ -198,6 +198,20 @@ PmlirResult withParsedSource(MlirStringRef source, MlirStringRef sourceName,
 
 Result &get(PmlirResult result) { return *static_cast<Result *>(result.ptr); }
 
+/// Out-of-range indices read as an empty record instead of past the end.
+const DiagnosticRecord &diagnostic(PmlirResult result, intptr_t index) {
+  static const DiagnosticRecord none{MlirDiagnosticError, "", "", 0, 0, -1};
+  const auto &all = get(result).diagnostics;
+  return index >= 0 && size_t(index) < all.size() ? all[index] : none;
+}
+
+const pmlir::CompiledGPUModule &compiledModule(PmlirResult result,
+                                               intptr_t index) {
+  static const pmlir::CompiledGPUModule none{};
+  const auto &all = get(result).modules;
+  return index >= 0 && size_t(index) < all.size() ? all[index] : none;
+}
+
 MlirStringRef toRef(const std::string &s) {
   return mlirStringRefCreate(s.data(), s.size());
 }
@@ -269,28 +283,28 @@ intptr_t pmlirResultGetNumDiagnostics(PmlirResult result) {
 
 MlirDiagnosticSeverity pmlirResultGetDiagnosticSeverity(PmlirResult result,
                                                         intptr_t index) {
-  return get(result).diagnostics[index].severity;
+  return diagnostic(result, index).severity;
 }
 
 MlirStringRef pmlirResultGetDiagnosticMessage(PmlirResult result,
                                               intptr_t index) {
-  return toRef(get(result).diagnostics[index].message);
+  return toRef(diagnostic(result, index).message);
 }
 
 MlirStringRef pmlirResultGetDiagnosticFile(PmlirResult result, intptr_t index) {
-  return toRef(get(result).diagnostics[index].file);
+  return toRef(diagnostic(result, index).file);
 }
 
 unsigned pmlirResultGetDiagnosticLine(PmlirResult result, intptr_t index) {
-  return get(result).diagnostics[index].line;
+  return diagnostic(result, index).line;
 }
 
 unsigned pmlirResultGetDiagnosticColumn(PmlirResult result, intptr_t index) {
-  return get(result).diagnostics[index].column;
+  return diagnostic(result, index).column;
 }
 
 intptr_t pmlirResultGetDiagnosticParent(PmlirResult result, intptr_t index) {
-  return get(result).diagnostics[index].parent;
+  return diagnostic(result, index).parent;
 }
 
 intptr_t pmlirResultGetNumModules(PmlirResult result) {
@@ -298,15 +312,15 @@ intptr_t pmlirResultGetNumModules(PmlirResult result) {
 }
 
 MlirStringRef pmlirResultGetModuleName(PmlirResult result, intptr_t index) {
-  return toRef(get(result).modules[index].name);
+  return toRef(compiledModule(result, index).name);
 }
 
 MlirStringRef pmlirResultGetModulePTX(PmlirResult result, intptr_t index) {
-  return toRef(get(result).modules[index].ptx);
+  return toRef(compiledModule(result, index).ptx);
 }
 
 MlirStringRef pmlirResultGetModuleCubin(PmlirResult result, intptr_t index) {
-  return toRef(get(result).modules[index].cubin);
+  return toRef(compiledModule(result, index).cubin);
 }
 
 MlirStringRef pmlirGetVersion(void) {
