@@ -837,6 +837,33 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
   for (auto [i, u] : llvm::enumerate(rpo))
     nodes[u].rpo = i;
 
+  // The walk below only follows the blocks reachable from the entry, and the
+  // lowering leaves the others unconverted (an internal "unresolved
+  // materialization" error): reject a pipeline op or stage handle there.
+  for (auto [index, block] : llvm::enumerate(region)) {
+    if (nodeOf.count(&block))
+      continue;
+    auto isStage = [](Value v) { return isa<StageType>(v.getType()); };
+    Operation *use = nullptr;
+    bool stage = llvm::any_of(block.getArguments(), isStage);
+    block.walk([&](Operation *op) {
+      bool usesStage = llvm::any_of(op->getOperands(), isStage) ||
+                       llvm::any_of(op->getResults(), isStage);
+      if (!usesStage && !isa_and_nonnull<PipelineDialect>(op->getDialect()))
+        return WalkResult::advance();
+      use = op;
+      stage |= usesStage;
+      return WalkResult::interrupt();
+    });
+    if (!use && !stage)
+      continue;
+    error(use ? use->getLoc() : block.getArgument(0).getLoc())
+        << (stage ? "stage handle used" : "pipeline op")
+        << " in an unreachable block (" << blockName(index)
+        << " has no path from the entry block): remove the block or branch "
+           "to it";
+  }
+
   // Entry state of every block, as a delta from the region entry, and the
   // block whose edge set it.
   std::vector<std::optional<SmallVector<Change>>> state(rpo.size());
