@@ -343,10 +343,10 @@ private:
   // Diagnostics
   //===--------------------------------------------------------------------===//
 
-  InFlightDiagnostic error(Operation *op) {
-    failed = true;
-    return op->emitError();
-  }
+  // At the op's location only: op->emitError() would attach the whole op
+  // (the "see current operation" note), which for a region op repeats all
+  // the IR nested in it, once per error.
+  InFlightDiagnostic error(Operation *op) { return error(op->getLoc()); }
   InFlightDiagnostic error(Location loc) {
     failed = true;
     return emitError(loc);
@@ -1398,6 +1398,12 @@ void Checker::checkTile(Operation *op, Value v) {
 bool Checker::roleConflict(Operation *op, int key, Role role,
                            unsigned allowed) {
   StringRef name = stringifyRole(role);
+  // Inside a region whose own acquisition was already reported (its stage
+  // is poisoned): the same conflict again, so report it once, not once per
+  // nesting level.
+  for (unsigned other : liveByKey[key])
+    if (poisoned[other] && info[other].owner && isLive(other))
+      return true;
   SmallVector<unsigned, 2> outstanding;
   for (unsigned other : liveByKey[key]) {
     if (poisoned[other] || !isLive(other))
