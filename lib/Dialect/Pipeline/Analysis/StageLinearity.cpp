@@ -2000,10 +2000,40 @@ void Checker::finishFunction() {
   }
 }
 
+/// The walk recurses once per nested region; deeper nesting than this is
+/// rejected up front instead of overflowing the stack (no kernel comes near
+/// it; a sanitizer build's larger frames overflow at about 1500).
+static constexpr unsigned kMaxRegionDepth = 512;
+
+/// An op whose regions are nested deeper than kMaxRegionDepth in `fn`.
+static Operation *tooDeep(FunctionOpInterface fn) {
+  DenseMap<Region *, unsigned> depthOf;
+  Operation *deep = nullptr;
+  fn.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getNumRegions() == 0)
+      return WalkResult::advance();
+    unsigned d = depthOf.lookup(op->getParentRegion()) + 1;
+    if (d > kMaxRegionDepth) {
+      deep = op;
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      depthOf[&region] = d;
+    return WalkResult::advance();
+  });
+  return deep;
+}
+
 void Checker::analyzeFunction(FunctionOpInterface fn) {
   Region &body = fn.getFunctionBody();
   if (body.empty())
     return;
+  if (Operation *deep = tooDeep(fn)) {
+    error(deep) << "regions nested more than " << kMaxRegionDepth
+                << " deep: the stage linearity check does not analyze a "
+                   "function this deep";
+    return;
+  }
   info.clear();
   status.clear();
   arrived.clear();
