@@ -29,8 +29,15 @@ def is_project_frame(frame, root):
         return False
     if "pmlir::" in frame:
         return True
-    return any(os.path.join(root, d) + os.sep in frame
-               for d in ("lib", "include", "tools"))
+    # Source paths come as written at build time ("build-asan/../lib/...").
+    for token in frame.split():
+        if not token.startswith("/"):
+            continue
+        path = os.path.normpath(token.split(":")[0])
+        if any(path.startswith(os.path.join(root, d) + os.sep)
+               for d in ("lib", "include", "tools")):
+            return True
+    return False
 
 
 def triage(fuzzer, root, artifact, timeout):
