@@ -50,11 +50,17 @@ set +e
   "$FUZZ_DIR/corpus" "$FUZZ_DIR/seeds" > "$FUZZ_DIR/fuzz.log" 2>&1
 rc=$?
 set -e
-grep -E "^#[0-9]+.*(DONE|INITED)|stat::|FUZZ_DIR|fuzz target" "$FUZZ_DIR/fuzz.log" | tail -8 || true
+# The last progress line: executions, coverage, findings so far.
+grep -E "^#[0-9]+: cov:" "$FUZZ_DIR/fuzz.log" | tail -1 || true
 echo "fuzz: libFuzzer exit $rc after $(( $(date +%s) - start )) s (log: $FUZZ_DIR/fuzz.log)"
 
 mapfile -t artifacts < <(find "$FUZZ_DIR/artifacts" -type f | sort)
 if [ "${#artifacts[@]}" -eq 0 ]; then
+  if [ "$rc" -ne 0 ]; then
+    echo "fuzz: error: libFuzzer failed without leaving a finding" >&2
+    tail -20 "$FUZZ_DIR/fuzz.log" >&2
+    exit 1
+  fi
   echo "fuzz: no findings"
   exit 0
 fi
