@@ -6,6 +6,8 @@ set -euo pipefail
 
 LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
 PKGS=(cmake ninja-build g++ python3 python3-numpy python3-pytest clang-format llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
+# clang-22 and its sanitizer/libFuzzer runtimes: scripts/test-sanitizers.sh.
+PKGS+=(clang-22 libclang-rt-22-dev)
 
 missing=()
 for pkg in "${PKGS[@]}"; do

@@ -54,6 +54,12 @@ fi
 # The installed package: find_package(PipelineMLIR) from a separate project.
 "$ROOT/scripts/check-install.sh" || status=1
 
+# ASan + UBSan build of the project's code: the lit suite again, then a
+# short fuzzing run (docs/robustness.md). SANITIZERS=0 skips it.
+if [ "${SANITIZERS:-1}" != 0 ]; then
+  "$ROOT/scripts/test-sanitizers.sh" 2>&1 | tee "$BUILD_DIR/sanitizers.log" || status=1
+fi
+
 # lit pads its summary: "  Passed     : 37 (82.22%)".
 summary() { sed -n "s/^  $1 *: *\([0-9]*\).*/\1/p" "$BUILD_DIR/lit.log" | head -1; }
 passed=$(summary "Passed"); failed=$(summary "Failed"); unsupported=$(summary "Unsupported")

@@ -435,17 +435,8 @@ func.func @cf_switch(%k: i32) {
   return
 }
 
-// Unreachable blocks are not analyzed.
-// CHECK-LABEL: func.func @cf_unreachable
-func.func @cf_unreachable() {
-  %p = pipeline.create -> !P
-  %s = pipeline.acquire_consumer %p : !P
-  pipeline.release %s : !CS
-  return
-^dead:
-  %t = pipeline.acquire_consumer %p : !P
-  return
-}
+// Unreachable blocks holding pipeline ops are rejected:
+// verify-linearity-unreachable.mlir.
 
 // -----
 

@@ -343,10 +343,10 @@ private:
   // Diagnostics
   //===--------------------------------------------------------------------===//
 
-  InFlightDiagnostic error(Operation *op) {
-    failed = true;
-    return op->emitError();
-  }
+  // At the op's location only: op->emitError() would attach the whole op
+  // (the "see current operation" note), which for a region op repeats all
+  // the IR nested in it, once per error.
+  InFlightDiagnostic error(Operation *op) { return error(op->getLoc()); }
   InFlightDiagnostic error(Location loc) {
     failed = true;
     return emitError(loc);
@@ -836,6 +836,33 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
   SmallVector<unsigned> rpo(post.rbegin(), post.rend());
   for (auto [i, u] : llvm::enumerate(rpo))
     nodes[u].rpo = i;
+
+  // The walk below only follows the blocks reachable from the entry, and the
+  // lowering leaves the others unconverted (an internal "unresolved
+  // materialization" error): reject a pipeline op or stage handle there.
+  for (auto [index, block] : llvm::enumerate(region)) {
+    if (nodeOf.count(&block))
+      continue;
+    auto isStage = [](Value v) { return isa<StageType>(v.getType()); };
+    Operation *use = nullptr;
+    bool stage = llvm::any_of(block.getArguments(), isStage);
+    block.walk([&](Operation *op) {
+      bool usesStage = llvm::any_of(op->getOperands(), isStage) ||
+                       llvm::any_of(op->getResults(), isStage);
+      if (!usesStage && !isa_and_nonnull<PipelineDialect>(op->getDialect()))
+        return WalkResult::advance();
+      use = op;
+      stage |= usesStage;
+      return WalkResult::interrupt();
+    });
+    if (!use && !stage)
+      continue;
+    error(use ? use->getLoc() : block.getArgument(0).getLoc())
+        << (stage ? "stage handle used" : "pipeline op")
+        << " in an unreachable block (" << blockName(index)
+        << " has no path from the entry block): remove the block or branch "
+           "to it";
+  }
 
   // Entry state of every block, as a delta from the region entry, and the
   // block whose edge set it.
@@ -1371,6 +1398,12 @@ void Checker::checkTile(Operation *op, Value v) {
 bool Checker::roleConflict(Operation *op, int key, Role role,
                            unsigned allowed) {
   StringRef name = stringifyRole(role);
+  // Inside a region whose own acquisition was already reported (its stage
+  // is poisoned): the same conflict again, so report it once, not once per
+  // nesting level.
+  for (unsigned other : liveByKey[key])
+    if (poisoned[other] && info[other].owner && isLive(other))
+      return true;
   SmallVector<unsigned, 2> outstanding;
   for (unsigned other : liveByKey[key]) {
     if (poisoned[other] || !isLive(other))
@@ -1967,10 +2000,40 @@ void Checker::finishFunction() {
   }
 }
 
+/// The walk recurses once per nested region; deeper nesting than this is
+/// rejected up front instead of overflowing the stack (no kernel comes near
+/// it; a sanitizer build's larger frames overflow at about 1500).
+static constexpr unsigned kMaxRegionDepth = 512;
+
+/// An op whose regions are nested deeper than kMaxRegionDepth in `fn`.
+static Operation *tooDeep(FunctionOpInterface fn) {
+  DenseMap<Region *, unsigned> depthOf;
+  Operation *deep = nullptr;
+  fn.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getNumRegions() == 0)
+      return WalkResult::advance();
+    unsigned d = depthOf.lookup(op->getParentRegion()) + 1;
+    if (d > kMaxRegionDepth) {
+      deep = op;
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      depthOf[&region] = d;
+    return WalkResult::advance();
+  });
+  return deep;
+}
+
 void Checker::analyzeFunction(FunctionOpInterface fn) {
   Region &body = fn.getFunctionBody();
   if (body.empty())
     return;
+  if (Operation *deep = tooDeep(fn)) {
+    error(deep) << "regions nested more than " << kMaxRegionDepth
+                << " deep: the stage linearity check does not analyze a "
+                   "function this deep";
+    return;
+  }
   info.clear();
   status.clear();
   arrived.clear();

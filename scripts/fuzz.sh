@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer target fuzz/pipeline-fuzz (docs/robustness.md) from a
+# sanitizer build (scripts/test-sanitizers.sh makes build-asan), then sorts
+# the findings: crashes in project code fail, known upstream MLIR crashes
+# are listed only.
+#
+#   scripts/fuzz.sh [SECONDS]     default 60; 0 = until interrupted
+#
+# Environment: BUILD_DIR (default build-asan), FUZZ_DIR (corpus and
+# artifacts, default $BUILD_DIR/fuzz), PIPELINE_FUZZ_PTXAS (assemble every
+# Nth input that lowers with ptxas; default 50 when ptxas is there, 0 = off),
+# FUZZ_ARGS (more libFuzzer flags, e.g. -runs=N).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build-asan}"
+FUZZ_DIR="${FUZZ_DIR:-$BUILD_DIR/fuzz}"
+SECONDS_TO_RUN="${1:-60}"
+FUZZER="$BUILD_DIR/bin/pipeline-fuzz"
+LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
+CUDA_PATH="${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}"
+
+if [ ! -x "$FUZZER" ]; then
+  echo "fuzz: error: $FUZZER missing (scripts/test-sanitizers.sh builds it)" >&2
+  exit 1
+fi
+if [ -z "${PIPELINE_FUZZ_PTXAS+x}" ]; then
+  if [ -x "$CUDA_PATH/bin/ptxas" ]; then PIPELINE_FUZZ_PTXAS=50; else PIPELINE_FUZZ_PTXAS=0; fi
+fi
+export PIPELINE_FUZZ_PTXAS PIPELINE_FUZZ_CUDA="$CUDA_PATH"
+# The same sanitizer settings as the lit run (test-sanitizers.sh explains).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:alloc_dealloc_mismatch=1:detect_odr_violation=2}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export ASAN_SYMBOLIZER_PATH="$LLVM_PREFIX/bin/llvm-symbolizer"
+
+mkdir -p "$FUZZ_DIR/seeds" "$FUZZ_DIR/corpus" "$FUZZ_DIR/artifacts"
+python3 "$ROOT/fuzz/make-corpus.py" "$ROOT" "$FUZZ_DIR/seeds" "$FUZZ_DIR/pipeline.dict"
+rm -f "$FUZZ_DIR"/artifacts/*
+
+time_args=()
+[ "$SECONDS_TO_RUN" != 0 ] && time_args=(-max_total_time="$SECONDS_TO_RUN")
+# One worker process (-fork=1) that keeps going after a crash, a timeout or
+# an out-of-memory input, so that a known upstream crash does not end the
+# run; every finding is left in artifacts/ for triage.py.
+start=$(date +%s)
+set +e
+"$FUZZER" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  -timeout=20 -rss_limit_mb=4096 -max_len=65536 "${time_args[@]}" \
+  -dict="$FUZZ_DIR/pipeline.dict" -artifact_prefix="$FUZZ_DIR/artifacts/" \
+  -print_final_stats=1 ${FUZZ_ARGS:-} \
+  "$FUZZ_DIR/corpus" "$FUZZ_DIR/seeds" > "$FUZZ_DIR/fuzz.log" 2>&1
+rc=$?
+set -e
+# The last progress line: executions, coverage, findings so far.
+grep -E "^#[0-9]+: cov:" "$FUZZ_DIR/fuzz.log" | tail -1 || true
+echo "fuzz: libFuzzer exit $rc after $(( $(date +%s) - start )) s (log: $FUZZ_DIR/fuzz.log)"
+
+mapfile -t artifacts < <(find "$FUZZ_DIR/artifacts" -type f | sort)
+if [ "${#artifacts[@]}" -eq 0 ]; then
+  if [ "$rc" -ne 0 ]; then
+    echo "fuzz: error: libFuzzer failed without leaving a finding" >&2
+    tail -20 "$FUZZ_DIR/fuzz.log" >&2
+    exit 1
+  fi
+  echo "fuzz: no findings"
+  exit 0
+fi
+python3 "$ROOT/fuzz/triage.py" "$FUZZER" "$ROOT" "${artifacts[@]}"
