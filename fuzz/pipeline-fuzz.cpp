@@ -99,34 +99,6 @@ static void checkWithPtxas(llvm::StringRef source, llvm::StringRef chip) {
       parseSourceString<ModuleOp>(source, ParserConfig(&context));
   if (!module)
     return;
-  // Known compile-driver issues, not checked here until they are fixed
-  // (docs/robustness.md): a gpu.module with a second, non-NVVM target gets
-  // that target's ISA in place of PTX, a symbol that is no PTX identifier
-  // (`@my.kernel`) reaches the PTX as it is, and so does a block size of 0.
-  auto ptxIdentifier = [](StringRef name) {
-    return !name.empty() && !llvm::isDigit(name.front()) &&
-           llvm::all_of(name, [](char c) {
-             return llvm::isAlnum(c) || c == '_' || c == '$';
-           });
-  };
-  bool knownIssue = false;
-  module->walk([&](gpu::GPUModuleOp gpuModule) {
-    if (ArrayAttr targets = gpuModule.getTargetsAttr())
-      for (Attribute target : targets)
-        knownIssue |= !isa<NVVM::NVVMTargetAttr>(target);
-    for (Operation &op : gpuModule.getBody()->getOperations()) {
-      if (auto name =
-              op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
-        knownIssue |= !ptxIdentifier(name.getValue());
-      for (StringRef bound : {"known_block_size", "gpu.known_block_size",
-                              "nvvm.reqntid", "nvvm.maxntid"})
-        if (auto dims = op.getAttrOfType<DenseI32ArrayAttr>(bound))
-          knownIssue |=
-              llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d <= 0; });
-    }
-  });
-  if (knownIssue)
-    return;
   llvm::Expected<pmlir::NVVMLoweringConfig> config =
       pmlir::getNVVMLoweringConfig(chip, "", /*optLevel=*/3,
                                    /*useBarePtrCallConv=*/true);

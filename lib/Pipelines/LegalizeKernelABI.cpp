@@ -49,6 +49,33 @@ static bool hasKernelABI(Type type) {
 /// (CUDA 12.1) on sm_70 and newer, 4096 before (NVIDIA, "CUDA 12.1
 /// Supports Large Kernel Parameters", and the PTX ISA 8.1 release notes).
 /// Every chip of pipeline-mlir is sm_90 or newer.
+/// LLVM globals and functions of private or internal linkage, which the
+/// NVPTX backend renames.
+static bool hasLocalLinkage(Operation *op) {
+  std::optional<LLVM::Linkage> linkage;
+  if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+    linkage = global.getLinkage();
+  else if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
+    linkage = func.getLinkage();
+  return linkage && (*linkage == LLVM::Linkage::Private ||
+                     *linkage == LLVM::Linkage::Internal);
+}
+
+/// A PTX identifier: [a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+.
+static bool isPtxIdentifier(StringRef name) {
+  if (name.empty())
+    return false;
+  auto isFollower = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  if (!llvm::all_of(name.drop_front(), isFollower))
+    return false;
+  char first = name.front();
+  if (llvm::isAlpha(first))
+    return true;
+  return (first == '_' || first == '$' || first == '%') && name.size() > 1;
+}
+
 static uint64_t getKernelParamLimit(unsigned ptxVersion) {
   return ptxVersion >= 81 ? 32764 : 4096;
 }
@@ -162,9 +189,43 @@ struct LegalizeKernelABIPass
 
   void runOnOperation() override {
     bool failed = false;
+    // Other public symbols of a gpu.module (globals) reach the PTX as
+    // written too; private ones are renamed by the NVPTX backend.
+    getOperation().walk([&](gpu::GPUModuleOp gpuModule) {
+      for (Operation &op : gpuModule.getBody()->getOperations()) {
+        auto symbol = dyn_cast<SymbolOpInterface>(op);
+        if (!symbol || isa<gpu::GPUFuncOp>(op) || symbol.isPrivate() ||
+            isPtxIdentifier(symbol.getName()) || hasLocalLinkage(&op))
+          continue;
+        op.emitOpError() << "expects a public symbol of a gpu.module to be a "
+                            "PTX identifier (or private), got '"
+                         << symbol.getName() << "'";
+        failed = true;
+      }
+    });
     getOperation().walk([&](gpu::GPUFuncOp func) {
       // Each function is checked alone: all of them are reported.
       bool bad = false;
+      // The symbol goes into the PTX verbatim: it must be a PTX identifier.
+      if (!isPtxIdentifier(func.getName())) {
+        func.emitOpError()
+            << "expects a name that is a PTX identifier (a letter, then "
+               "letters, digits, '_' or '$'; or '_', '$' or '%' and at "
+               "least one more), got '"
+            << func.getName() << "'";
+        bad = true;
+      }
+      // Block and grid sizes become .maxntid/.reqntid: positive numbers.
+      for (StringRef name : {"known_block_size", "known_grid_size",
+                             "nvvm.reqntid", "nvvm.maxntid"}) {
+        auto sizes = func->getAttrOfType<DenseI32ArrayAttr>(name);
+        if (sizes && llvm::any_of(sizes.asArrayRef(),
+                                  [](int32_t size) { return size <= 0; })) {
+          func.emitOpError()
+              << "expects positive sizes in '" << name << "', got " << sizes;
+          bad = true;
+        }
+      }
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
         if (hasKernelABI(type))
           continue;

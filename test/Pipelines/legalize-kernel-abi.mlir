@@ -73,3 +73,53 @@ gpu.module @m {
 func.func @host(%a: memref<4xf16, #gpu.address_space<workgroup>>) {
   return
 }
+
+// -----
+
+// The symbol goes into the PTX as written: ptxas rejects `my.kernel`
+// ("Parsing error near '.kernel'").
+gpu.module @m {
+  // expected-error @below {{expects a name that is a PTX identifier (a letter, then letters, digits, '_' or '$'; or '_', '$' or '%' and at least one more), got 'my.kernel'}}
+  gpu.func @my.kernel() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// PTX identifiers may start with '_', '$' or '%' and hold '$'.
+// CHECK-LABEL: gpu.func @_k$1
+gpu.module @m {
+  gpu.func @_k$1() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size of 0 would become `.maxntid 64, 0, 1`, which ptxas rejects;
+// a negative one fails in the LLVM translation without a location.
+gpu.module @m {
+  // expected-error @below {{expects positive sizes in 'known_block_size', got array<i32: 64, 0, 1>}}
+  gpu.func @zero() kernel attributes {known_block_size = array<i32: 64, 0, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{expects positive sizes in 'nvvm.maxntid', got array<i32: -1, 1, 1>}}
+  gpu.func @negative() kernel attributes {nvvm.maxntid = array<i32: -1, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{expects a public symbol of a gpu.module to be a PTX identifier (or private), got 'table.v1'}}
+  llvm.mlir.global external @table.v1(0 : i32) {addr_space = 1 : i32} : i32
+  // Private symbols are renamed by the backend.
+  llvm.mlir.global private @local.v1(0 : i32) {addr_space = 1 : i32} : i32
+}
