@@ -6,8 +6,10 @@
 #include "pipeline/Target/CudaTarget.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -81,32 +83,53 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   abiOptions.barePtrMemrefs = config.useBarePtrCallConv;
   pm.addPass(createLegalizeKernelABI(abiOptions));
 
-  // Steady-state loops unrolled by the stage count, so that the lowering
-  // knows each copy's stage index.
-  if (config.unrollStages && !config.hangReportCycles)
-    pm.addPass(createUnrollStages());
+  // The lowering of device code runs one gpu.module at a time (nested pass
+  // managers), so that every pass works on one module's IR while it is in
+  // the cache and the modules of a large file compile in parallel: run on
+  // builtin.module, each pass walked the IR of every kernel, and the
+  // compile time per kernel grew with the number of kernels. The same
+  // passes then run on the module itself for code outside gpu.modules
+  // (kernels in a module without gpu.module, host code); on lowered device
+  // code they find nothing to do. convert-func-to-llvm only runs on
+  // builtin.module, so it splits the device lowering in two.
+  auto addPipelineLowering = [&](OpPassManager &nested) {
+    // Steady-state loops unrolled by the stage count, so that the lowering
+    // knows each copy's stage index.
+    if (config.unrollStages && !config.hangReportCycles)
+      nested.addPass(createUnrollStages());
+    ConvertPipelineToNVGPUOptions pipelineOptions;
+    pipelineOptions.chip = config.chip;
+    pipelineOptions.hangReport = config.hangReportCycles;
+    pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
+    nested.addPass(createConvertPipelineToNVGPU(pipelineOptions));
 
-  ConvertPipelineToNVGPUOptions pipelineOptions;
-  pipelineOptions.chip = config.chip;
-  pipelineOptions.hangReport = config.hangReportCycles;
-  pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
-  pm.addPass(createConvertPipelineToNVGPU(pipelineOptions));
+    // The common part of upstream gpu-lower-to-nvvm-pipeline.
+    nested.addPass(createConvertNVGPUToNVVMPass());
+    nested.addPass(createConvertVectorToSCFPass());
+    nested.addPass(createSCFToControlFlowPass());
+    nested.addPass(createConvertNVVMToLLVMPass());
+  };
+  auto addToLLVM = [&](OpPassManager &nested) {
+    nested.addPass(memref::createExpandStridedMetadataPass());
+    nested.addPass(createLowerAffinePass());
+    nested.addPass(createArithToLLVMConversionPass());
+    nested.addPass(createConvertIndexToLLVMPass());
+  };
 
-  // The common part of upstream gpu-lower-to-nvvm-pipeline.
-  pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // What the pipeline lowering needs is checked on the whole module first,
+  // so that a bad host function is reported along with bad kernels.
+  ConvertPipelineToNVGPUOptions checkOptions;
+  checkOptions.chip = config.chip;
+  checkOptions.checkOnly = true;
+  pm.addPass(createConvertPipelineToNVGPU(checkOptions));
 
   // Device code.
+  addPipelineLowering(pm.nest<gpu::GPUModuleOp>());
+  pm.addPass(createConvertFuncToLLVMPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  addToLLVM(gpuPm);
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.useBarePtrCallConv = config.useBarePtrCallConv;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
@@ -120,6 +143,17 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   gpuPm.addPass(createSROA());
   gpuPm.addPass(createMem2Reg());
   gpuPm.addPass(createCanonicalizerPass());
+
+  // Code outside gpu.modules. Canonicalization and CSE of the module's
+  // functions only, as the gpu.modules are done.
+  addPipelineLowering(pm);
+  pm.addPass(createConvertFuncToLLVMPass());
+  addToLLVM(pm);
+  for (OpPassManager *host :
+       {&pm.nest<func::FuncOp>(), &pm.nest<LLVM::LLVMFuncOp>()}) {
+    host->addPass(createCanonicalizerPass());
+    host->addPass(createCSEPass());
+  }
 
   // Host code, if any, launches with the same calling convention.
   GpuToLLVMConversionPassOptions hostOptions;
