@@ -83,37 +83,45 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   abiOptions.barePtrMemrefs = config.useBarePtrCallConv;
   pm.addPass(createLegalizeKernelABI(abiOptions));
 
-  // The lowering of device code runs one gpu.module at a time (nested pass
-  // managers), so that every pass works on one module's IR while it is in
-  // the cache and the modules of a large file compile in parallel: run on
-  // builtin.module, each pass walked the IR of every kernel, and the
-  // compile time per kernel grew with the number of kernels. The same
-  // passes then run on the module itself for code outside gpu.modules
-  // (kernels in a module without gpu.module, host code); on lowered device
-  // code they find nothing to do. convert-func-to-llvm only runs on
-  // builtin.module, so it splits the device lowering in two.
-  auto addPipelineLowering = [&](OpPassManager &nested) {
+  // Device code is lowered one gpu.module at a time and code outside
+  // gpu.modules (host functions, or kernels in a module without gpu.module)
+  // one function at a time, by nested pass managers: every pass then works
+  // on one module's or function's IR while it is in the cache, and the
+  // modules of a large file compile in parallel. Run on builtin.module (as
+  // in upstream gpu-lower-to-nvvm-pipeline), each pass walked the IR of
+  // every kernel, and the compile time per kernel grew with the number of
+  // kernels (docs/benchmarks.md, "Compile time"). convert-func-to-llvm
+  // only runs on builtin.module: it splits the lowering in two.
+  auto addPipelineLowering = [&](OpPassManager &nested, OpPassManager &root) {
     // Steady-state loops unrolled by the stage count, so that the lowering
     // knows each copy's stage index.
     if (config.unrollStages && !config.hangReportCycles)
       nested.addPass(createUnrollStages());
+    // With a hang report the lowering adds globals to the symbol table (the
+    // gpu.module, or the module of host-less kernels), so it runs on it.
     ConvertPipelineToNVGPUOptions pipelineOptions;
     pipelineOptions.chip = config.chip;
     pipelineOptions.hangReport = config.hangReportCycles;
     pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
-    nested.addPass(createConvertPipelineToNVGPU(pipelineOptions));
+    (config.hangReportCycles ? root : nested)
+        .addPass(createConvertPipelineToNVGPU(pipelineOptions));
 
     // The common part of upstream gpu-lower-to-nvvm-pipeline.
-    nested.addPass(createConvertNVGPUToNVVMPass());
-    nested.addPass(createConvertVectorToSCFPass());
-    nested.addPass(createSCFToControlFlowPass());
-    nested.addPass(createConvertNVVMToLLVMPass());
+    OpPassManager &rest = config.hangReportCycles && &nested != &root
+                              ? root.nest(nested.getOpAnchorName())
+                              : nested;
+    rest.addPass(createConvertNVGPUToNVVMPass());
+    rest.addPass(createConvertVectorToSCFPass());
+    rest.addPass(createSCFToControlFlowPass());
+    rest.addPass(createConvertNVVMToLLVMPass());
   };
   auto addToLLVM = [&](OpPassManager &nested) {
     nested.addPass(memref::createExpandStridedMetadataPass());
     nested.addPass(createLowerAffinePass());
     nested.addPass(createArithToLLVMConversionPass());
     nested.addPass(createConvertIndexToLLVMPass());
+    nested.addPass(createCanonicalizerPass());
+    nested.addPass(createCSEPass());
   };
 
   // What the pipeline lowering needs is checked on the whole module first,
@@ -123,13 +131,14 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   checkOptions.checkOnly = true;
   pm.addPass(createConvertPipelineToNVGPU(checkOptions));
 
-  // Device code.
-  addPipelineLowering(pm.nest<gpu::GPUModuleOp>());
+  OpPassManager &gpuFirst = pm.nest<gpu::GPUModuleOp>();
+  addPipelineLowering(gpuFirst, gpuFirst);
+  addPipelineLowering(pm.nest<func::FuncOp>(), pm);
   pm.addPass(createConvertFuncToLLVMPass());
+
+  // Device code.
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   addToLLVM(gpuPm);
-  gpuPm.addPass(createCanonicalizerPass());
-  gpuPm.addPass(createCSEPass());
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.useBarePtrCallConv = config.useBarePtrCallConv;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
@@ -143,17 +152,8 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   gpuPm.addPass(createSROA());
   gpuPm.addPass(createMem2Reg());
   gpuPm.addPass(createCanonicalizerPass());
-
-  // Code outside gpu.modules. Canonicalization and CSE of the module's
-  // functions only, as the gpu.modules are done.
-  addPipelineLowering(pm);
-  pm.addPass(createConvertFuncToLLVMPass());
-  addToLLVM(pm);
-  for (OpPassManager *host :
-       {&pm.nest<func::FuncOp>(), &pm.nest<LLVM::LLVMFuncOp>()}) {
-    host->addPass(createCanonicalizerPass());
-    host->addPass(createCSEPass());
-  }
+  // Functions outside gpu.modules, now llvm.funcs.
+  addToLLVM(pm.nest<LLVM::LLVMFuncOp>());
 
   // Host code, if any, launches with the same calling convention.
   GpuToLLVMConversionPassOptions hostOptions;
