@@ -92,28 +92,33 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   // every kernel, and the compile time per kernel grew with the number of
   // kernels (docs/benchmarks.md, "Compile time"). convert-func-to-llvm
   // only runs on builtin.module: it splits the lowering in two.
-  auto addPipelineLowering = [&](OpPassManager &nested, OpPassManager &root) {
+  // On the ops `anchor` (none: `symbolTable` itself) of `symbolTable`.
+  auto addPipelineLowering = [&](OpPassManager &symbolTable,
+                                 std::optional<StringRef> anchor) {
+    OpPassManager *nestedPm = anchor ? nullptr : &symbolTable;
+    auto nested = [&]() -> OpPassManager & {
+      if (!nestedPm)
+        nestedPm = &symbolTable.nest(*anchor);
+      return *nestedPm;
+    };
     // Steady-state loops unrolled by the stage count, so that the lowering
     // knows each copy's stage index.
     if (config.unrollStages && !config.hangReportCycles)
-      nested.addPass(createUnrollStages());
-    // With a hang report the lowering adds globals to the symbol table (the
-    // gpu.module, or the module of host-less kernels), so it runs on it.
+      nested().addPass(createUnrollStages());
+    // With a hang report the lowering adds globals to the symbol table, so
+    // it runs on the symbol table.
     ConvertPipelineToNVGPUOptions pipelineOptions;
     pipelineOptions.chip = config.chip;
     pipelineOptions.hangReport = config.hangReportCycles;
     pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
-    (config.hangReportCycles ? root : nested)
+    (config.hangReportCycles ? symbolTable : nested())
         .addPass(createConvertPipelineToNVGPU(pipelineOptions));
 
     // The common part of upstream gpu-lower-to-nvvm-pipeline.
-    OpPassManager &rest = config.hangReportCycles && &nested != &root
-                              ? root.nest(nested.getOpAnchorName())
-                              : nested;
-    rest.addPass(createConvertNVGPUToNVVMPass());
-    rest.addPass(createConvertVectorToSCFPass());
-    rest.addPass(createSCFToControlFlowPass());
-    rest.addPass(createConvertNVVMToLLVMPass());
+    nested().addPass(createConvertNVGPUToNVVMPass());
+    nested().addPass(createConvertVectorToSCFPass());
+    nested().addPass(createSCFToControlFlowPass());
+    nested().addPass(createConvertNVVMToLLVMPass());
   };
   auto addToLLVM = [&](OpPassManager &nested) {
     nested.addPass(memref::createExpandStridedMetadataPass());
@@ -131,9 +136,8 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   checkOptions.checkOnly = true;
   pm.addPass(createConvertPipelineToNVGPU(checkOptions));
 
-  OpPassManager &gpuFirst = pm.nest<gpu::GPUModuleOp>();
-  addPipelineLowering(gpuFirst, gpuFirst);
-  addPipelineLowering(pm.nest<func::FuncOp>(), pm);
+  addPipelineLowering(pm.nest<gpu::GPUModuleOp>(), std::nullopt);
+  addPipelineLowering(pm, func::FuncOp::getOperationName());
   pm.addPass(createConvertFuncToLLVMPass());
 
   // Device code.
