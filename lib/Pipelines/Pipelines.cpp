@@ -6,8 +6,10 @@
 #include "pipeline/Target/CudaTarget.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -83,32 +85,66 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   abiOptions.ptxVersion = config.ptxVersion;
   pm.addPass(createLegalizeKernelABI(abiOptions));
 
-  // Steady-state loops unrolled by the stage count, so that the lowering
-  // knows each copy's stage index.
-  if (config.unrollStages && !config.hangReportCycles)
-    pm.addPass(createUnrollStages());
+  // Device code is lowered one gpu.module at a time and code outside
+  // gpu.modules (host functions, or kernels in a module without gpu.module)
+  // one function at a time, by nested pass managers: every pass then works
+  // on one module's or function's IR while it is in the cache, and the
+  // modules of a large file compile in parallel. Run on builtin.module (as
+  // in upstream gpu-lower-to-nvvm-pipeline), each pass walked the IR of
+  // every kernel, and the compile time per kernel grew with the number of
+  // kernels (docs/benchmarks.md, "Compile time"). convert-func-to-llvm
+  // only runs on builtin.module: it splits the lowering in two.
+  // On the ops `anchor` (none: `symbolTable` itself) of `symbolTable`.
+  auto addPipelineLowering = [&](OpPassManager &symbolTable,
+                                 std::optional<StringRef> anchor) {
+    OpPassManager *nestedPm = anchor ? nullptr : &symbolTable;
+    auto nested = [&]() -> OpPassManager & {
+      if (!nestedPm)
+        nestedPm = &symbolTable.nest(*anchor);
+      return *nestedPm;
+    };
+    // Steady-state loops unrolled by the stage count, so that the lowering
+    // knows each copy's stage index.
+    if (config.unrollStages && !config.hangReportCycles)
+      nested().addPass(createUnrollStages());
+    // With a hang report the lowering adds globals to the symbol table, so
+    // it runs on the symbol table.
+    ConvertPipelineToNVGPUOptions pipelineOptions;
+    pipelineOptions.chip = config.chip;
+    pipelineOptions.hangReport = config.hangReportCycles;
+    pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
+    (config.hangReportCycles ? symbolTable : nested())
+        .addPass(createConvertPipelineToNVGPU(pipelineOptions));
 
-  ConvertPipelineToNVGPUOptions pipelineOptions;
-  pipelineOptions.chip = config.chip;
-  pipelineOptions.hangReport = config.hangReportCycles;
-  pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
-  pm.addPass(createConvertPipelineToNVGPU(pipelineOptions));
+    // The common part of upstream gpu-lower-to-nvvm-pipeline.
+    nested().addPass(createConvertNVGPUToNVVMPass());
+    nested().addPass(createConvertVectorToSCFPass());
+    nested().addPass(createSCFToControlFlowPass());
+    nested().addPass(createConvertNVVMToLLVMPass());
+  };
+  auto addToLLVM = [&](OpPassManager &nested) {
+    nested.addPass(memref::createExpandStridedMetadataPass());
+    nested.addPass(createLowerAffinePass());
+    nested.addPass(createArithToLLVMConversionPass());
+    nested.addPass(createConvertIndexToLLVMPass());
+    nested.addPass(createCanonicalizerPass());
+    nested.addPass(createCSEPass());
+  };
 
-  // The common part of upstream gpu-lower-to-nvvm-pipeline.
-  pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertNVVMToLLVMPass());
+  // What the pipeline lowering needs is checked on the whole module first,
+  // so that a bad host function is reported along with bad kernels.
+  ConvertPipelineToNVGPUOptions checkOptions;
+  checkOptions.chip = config.chip;
+  checkOptions.checkOnly = true;
+  pm.addPass(createConvertPipelineToNVGPU(checkOptions));
+
+  addPipelineLowering(pm.nest<gpu::GPUModuleOp>(), std::nullopt);
+  addPipelineLowering(pm, func::FuncOp::getOperationName());
   pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 
   // Device code.
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  addToLLVM(gpuPm);
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.useBarePtrCallConv = config.useBarePtrCallConv;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
@@ -122,6 +158,8 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   gpuPm.addPass(createSROA());
   gpuPm.addPass(createMem2Reg());
   gpuPm.addPass(createCanonicalizerPass());
+  // Functions outside gpu.modules, now llvm.funcs.
+  addToLLVM(pm.nest<LLVM::LLVMFuncOp>());
 
   // Host code, if any, launches with the same calling convention.
   GpuToLLVMConversionPassOptions hostOptions;

@@ -31,6 +31,12 @@ def ConvertPipelineToNVGPU : Pass<"convert-pipeline-to-nvgpu"> {
     one thread records the pipeline, role, stage, parity, lap, CTA and warp
     it waits on in host-visible memory and the kernel traps
     (docs/debugging.md). Without it the output is unchanged.
+
+    With `check-only` the pass only checks what the lowering needs (every
+    pipeline value from a pipeline op of the same function, pipeline ops in
+    device code when the module has gpu.modules, chips that have the
+    instructions) and leaves the IR unchanged: the named pipelines run it on
+    the whole module first, then the lowering one gpu.module at a time.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
@@ -44,6 +50,8 @@ def ConvertPipelineToNVGPU : Pass<"convert-pipeline-to-nvgpu"> {
            /*default=*/"false",
            "with hang-report: keep waiting after the report instead of "
            "trapping">,
+    Option<"checkOnly", "check-only", "bool", /*default=*/"false",
+           "only check the lowering's preconditions; change nothing">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -1831,6 +1831,10 @@ struct ConvertPipelineToNVGPUPass
     }
     if (failed(checkPipelineToNVGPUPreconditions(root, chip)))
       return signalPassFailure();
+    if (checkOnly) {
+      markAllAnalysesPreserved();
+      return;
+    }
 
     MLIRContext *ctx = &getContext();
     HangReport report;
