@@ -31,7 +31,8 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
     -DPIPELINE_MLIR_SANITIZE=address,undefined -DPIPELINE_MLIR_FUZZER=ON >/dev/null
 fi
-cmake --build "$BUILD_DIR" --target pipeline-opt pipeline-compile pipeline-fuzz
+cmake --build "$BUILD_DIR" --target pipeline-opt pipeline-compile pipeline-fuzz \
+  pipeline-capi-test pipeline-lsp-server
 echo "test-sanitizers: build took $(( $(date +%s) - start )) s"
 
 # ASan with an uninstrumented libMLIR.so: the project's code is linked

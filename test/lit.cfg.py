@@ -76,5 +76,11 @@ def _has_gpu():
 if _has_gpu():
     config.available_features.add("cuda-gpu")
 
+# sanitizer: the project's code is built with ASan/UBSan (build-asan); an
+# instrumented plugin cannot be loaded by the uninstrumented upstream
+# mlir-opt, so the plugin tests are UNSUPPORTED there.
+if getattr(config, "pipeline_sanitize", ""):
+    config.available_features.add("sanitizer")
+
 # The install check builds a separate CMake project; it is not a lit test.
 config.excludes.append("Install")

@@ -1,5 +1,6 @@
 // Upstream mlir-opt parses and prints pipeline programs once the plugin's
 // dialect entry point registered the dialect; without it, it refuses them.
+// UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --load-dialect-plugin=%pipeline_plugin \
 // RUN:   | mlir-opt --load-dialect-plugin=%pipeline_plugin | FileCheck %s
 // RUN: mlir-opt %s --load-dialect-plugin=%pipeline_plugin --mlir-print-op-generic \

@@ -1,5 +1,6 @@
 // convert-pipeline-to-nvgpu and the named pipeline pipeline-lower-to-nvvm
 // run in upstream mlir-opt from the plugin.
+// UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --load-dialect-plugin=%pipeline_plugin \
 // RUN:   --load-pass-plugin=%pipeline_plugin \
 // RUN:   --pass-pipeline='builtin.module(convert-pipeline-to-nvgpu)' \

@@ -1,6 +1,7 @@
 // The plugin's pass entry point registers the project's passes in upstream
 // mlir-opt: pipeline-verify-linearity reports a leaked stage handle there as
 // it does in pipeline-opt, and accepts the same program once it releases it.
+// UNSUPPORTED: sanitizer
 // RUN: not mlir-opt %s --load-dialect-plugin=%pipeline_plugin \
 // RUN:   --load-pass-plugin=%pipeline_plugin \
 // RUN:   --pass-pipeline='builtin.module(pipeline-verify-linearity)' \
