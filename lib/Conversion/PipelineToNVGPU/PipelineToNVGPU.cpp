@@ -143,6 +143,26 @@ private:
       return Lowered(op.getStage().getType(), adaptor.getStage());
   }
 };
+
+/// Base of the patterns whose op leaves no value behind: `emit` builds the
+/// op's lowering in its place, then the op is erased.
+template <typename OpTy>
+struct ErasingPipelineOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+
+  /// Emits the lowering of `op`, whose pipeline, role or stage operand
+  /// lowers to `l`.
+  virtual void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                    ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const final {
+    emit(op, adaptor, l, rewriter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -226,12 +246,11 @@ struct SmemBytesOpLowering : OpConversionPattern<SmemBytesOp> {
 /// barrier and fences the inits (fence.mbarrier_init.release.cluster), then
 /// the CTA (bar.sync) or the cluster (barrier.cluster.arrive + wait)
 /// synchronizes before any thread uses a barrier.
-struct InitMbarsOpLowering : PipelineOpLowering<InitMbarsOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct InitMbarsOpLowering : ErasingPipelineOpLowering<InitMbarsOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(InitMbarsOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(InitMbarsOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value isFirst;
     for (gpu::Dimension dim :
@@ -268,8 +287,6 @@ struct InitMbarsOpLowering : PipelineOpLowering<InitMbarsOp> {
     } else {
       gpu::BarrierOp::create(rewriter, loc);
     }
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -308,15 +325,13 @@ struct RoleOpLowering : OpConversionPattern<RoleOp> {
 /// wait_producer (consumer waits on full) and wait_consumer (producer waits
 /// on empty), with the role's current stage and phase.
 template <typename OpTy, Role role>
-struct WaitCurrentOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct WaitCurrentOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     waitCurrent(rewriter, op.getLoc(), l, role, /*sub=*/0);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -341,48 +356,42 @@ struct TryWaitOpLowering : PipelineOpLowering<OpTy> {
 
 /// wait_*_if_needed: the blocking wait, only when the try was not ready.
 template <typename OpTy, Role role>
-struct WaitIfNeededOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct WaitIfNeededOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     waitCurrentUnless(rewriter, op.getLoc(), l, role, /*sub=*/0,
                       single(adaptor.getAlreadyReady()));
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// producer_step / consumer_step.
 template <typename OpTy, Role role>
-struct StepRoleOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct StepRoleOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     stepRole(rewriter, op.getLoc(), l, role);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// producer_signal_and_step / consumer_signal_and_step: wait on the role's
 /// wait barrier, arrive on its signal barrier (same stage), step.
 template <typename OpTy, Role role>
-struct SignalAndStepOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct SignalAndStepOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RoleState state = waitCurrent(rewriter, loc, l, role, /*sub=*/0);
     signal(rewriter, loc, l, role, toIndex(rewriter, loc, state.stage), 0);
     stepRole(rewriter, loc, l, role);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -390,12 +399,11 @@ struct SignalAndStepOpLowering : PipelineOpLowering<OpTy> {
 /// producer phase, then step the producer (the reference drain_producer:
 /// wait_consumer + producer_step; a consumer sub-stage that is not released
 /// every round would make waiting on it hang once its phase wraps).
-struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct DrainProducerOpLowering : ErasingPipelineOpLowering<DrainProducerOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(DrainProducerOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(DrainProducerOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     scf::ForOp::create(rewriter, loc, constIndex(rewriter, loc, 0),
                        constIndex(rewriter, loc, l.type.getStages()),
@@ -409,8 +417,6 @@ struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
                          stepRole(b, loc, l, Role::producer);
                          scf::YieldOp::create(b, loc);
                        });
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -493,15 +499,13 @@ struct MbarOpLowering : PipelineOpLowering<MbarOp> {
 
 /// pipeline.arrive: one arrival on the barrier the handle's role signals
 /// (for a consumer, in each CTA of consumerTargets).
-struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ArriveOpLowering : ErasingPipelineOpLowering<ArriveOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ArriveOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ArriveOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Role role = op.getStage().getType().getRole();
     signal(rewriter, op.getLoc(), l, role, l.stage, 0);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -509,12 +513,11 @@ struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
 /// given bytes, or for a tile pipeline the bytes of one stage's payload
 /// (k_group_size tiles of every array) times cta_group; predicated on the
 /// leader CTA of the pair when cta_group = 2.
-struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ExpectTxOpLowering : ErasingPipelineOpLowering<ExpectTxOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ExpectTxOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ExpectTxOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value bytes;
     if (op.getBytes()) {
@@ -538,8 +541,6 @@ struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
     }
     nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, l.barriers, bytes,
                                             id, isLeader);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -568,32 +569,28 @@ struct PayloadOpLowering : PipelineOpLowering<PayloadOp> {
 
 /// pipeline.release: a consumer of a plain pipeline arrives on empty(stage,
 /// sub) then steps; a consumer of a tile pipeline and a producer only step.
-struct ReleaseOpLowering : PipelineOpLowering<ReleaseOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ReleaseOpLowering : ErasingPipelineOpLowering<ReleaseOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ReleaseOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ReleaseOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     StageType type = op.getStage().getType();
     if (type.isConsumer() && consumerReleaseSignals(l))
       signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
              op.getSubStage());
     stepAtRelease(rewriter, op.getLoc(), l, type.getRole());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// pipeline.release_without_signal: step the consumer.
 struct ReleaseWithoutSignalOpLowering
-    : PipelineOpLowering<ReleaseWithoutSignalOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+    : ErasingPipelineOpLowering<ReleaseWithoutSignalOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
+            const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     stepAtRelease(rewriter, op.getLoc(), l, Role::consumer);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -669,15 +666,13 @@ struct WaitOpLowering : PipelineOpLowering<WaitOp> {
 
 /// pipeline.commit: arrive on full(stage, 0), step (the reference
 /// RolePipeline.commit arrives on producer_mbar() only).
-struct CommitOpLowering : PipelineOpLowering<CommitOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct CommitOpLowering : ErasingPipelineOpLowering<CommitOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(CommitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(CommitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     signal(rewriter, op.getLoc(), l, Role::producer, l.stage, 0);
     stepRole(rewriter, op.getLoc(), l, Role::producer);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -702,43 +697,36 @@ static ConsumerTargets mmaCommitTargets(const Lowered &l, Role role) {
 /// barrier the handle's role signals, sub-stage 0 (full for the producer,
 /// empty for the consumer), multicast to mmaCommitTargets.
 template <typename OpTy, Role role>
-struct MmaCommitOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct MmaCommitOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value elect = op.getElect() ? single(adaptor.getElect()) : Value();
     Value id = signalBarrierId(rewriter, loc, l.type, role, l.stage, 0);
     commitMmaTo(rewriter, loc, l, elect, id, mmaCommitTargets(l, role));
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// pipeline.release_no_step: the consumer arrives on empty(stage, sub).
-struct ReleaseNoStepOpLowering : PipelineOpLowering<ReleaseNoStepOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ReleaseNoStepOpLowering : ErasingPipelineOpLowering<ReleaseNoStepOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ReleaseNoStepOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ReleaseNoStepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     signal(rewriter, op.getLoc(), l, Role::consumer, l.stage, op.getSubStage());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// pipeline.step: step the handle's role.
-struct StepOpLowering : PipelineOpLowering<StepOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct StepOpLowering : ErasingPipelineOpLowering<StepOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(StepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(StepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     stepAtRelease(rewriter, op.getLoc(), l, op.getStage().getType().getRole());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
