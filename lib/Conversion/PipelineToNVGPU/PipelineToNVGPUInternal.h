@@ -31,7 +31,16 @@ bool isChipName(llvm::StringRef chip);
 // Lowered values (PipelineToNVGPU.cpp builds them, Emission.cpp reads them)
 //===----------------------------------------------------------------------===//
 
-using namespace mlir;
+using llvm::dyn_cast;
+using llvm::isa;
+using mlir::function_ref;
+using mlir::Location;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::SmallVector;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
 
 /// The lowered values of a pipeline, tile pipeline, role or stage handle
 /// (the layout of PipelineToNVGPUTypeConverter).
