@@ -9,7 +9,7 @@
 #include "pipeline-c/Compiler.h"
 #include "pipeline/Compiler/Compiler.h"
 #include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 #include "pipeline/Version.h"
 
 #include "mlir/CAPI/IR.h"

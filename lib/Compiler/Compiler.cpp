@@ -2,7 +2,7 @@
 
 #include "pipeline/Compiler/Compiler.h"
 #include "pipeline/InitAllPipeline.h"
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -4,7 +4,7 @@
 
 #include "pipeline/Conversion/Passes.h"
 #include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
-#include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Lowering/Pipelines.h"
 
 void pmlir::registerAllPipelinePasses() {
   registerPipelineTransformsPasses();

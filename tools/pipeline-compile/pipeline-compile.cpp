@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Compiler/Compiler.h"
-#include "pipeline/Pipelines/Pipelines.h"
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Lowering/Pipelines.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 #include "pipeline/Version.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -14,7 +14,7 @@
 #ifndef PIPELINE_COMPILER_COMPILER_H
 #define PIPELINE_COMPILER_COMPILER_H
 
-#include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Lowering/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"

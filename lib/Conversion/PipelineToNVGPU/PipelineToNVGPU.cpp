@@ -12,9 +12,14 @@
 // and signals `empty`. Without an explicit sub-stage an op uses sub-stage 0,
 // as the reference does.
 //
+// The checks that run before the conversion (chips, value origins) are in
+// Preconditions.cpp, what the patterns emit (role state, barrier addressing,
+// waits, arrivals) in Emission.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
+#include "PipelineToNVGPUInternal.h"
 #include "pipeline/Conversion/Passes.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
@@ -42,20 +47,17 @@ namespace pmlir {
 
 using namespace mlir;
 using namespace pmlir;
-
-/// Suspend-time hint of the blocking waits, in nanoseconds (0x989680, the
-/// value of CUTLASS and Mojo).
-static constexpr int64_t kSuspendTimeHintNs = 10000000;
+using namespace pmlir::nvgpu_lowering;
 
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
 
-static bool isPipelineDialectType(Type type) {
+bool pmlir::nvgpu_lowering::isPipelineDialectType(Type type) {
   return isa<PipelineType, TilePipelineType, RoleType, StageType>(type);
 }
 
-static bool containsPipelineDialectType(TypeRange types) {
+bool pmlir::nvgpu_lowering::containsPipelineDialectType(TypeRange types) {
   return llvm::any_of(types, isPipelineDialectType);
 }
 
@@ -91,612 +93,6 @@ PipelineToNVGPUTypeConverter::PipelineToNVGPUTypeConverter() {
         appendPayloadTypes(type, results);
         return success();
       });
-}
-
-namespace {
-/// The lowered values of a pipeline, tile pipeline, role or stage handle
-/// (the layout of PipelineToNVGPUTypeConverter).
-struct Lowered {
-  PipelineType type;
-  /// True for a tile pipeline or a stage of one (the input pipeline: see
-  /// ConsumerTargets).
-  bool isTile;
-  /// Stage index of a stage handle (index); null for other types.
-  Value stage;
-  Value barriers;
-  Value prodStage, prodPhase, consStage, consPhase;
-  SmallVector<Value> payload;
-  /// The hang report, if on, and the op being lowered (its wait site).
-  const HangReport *hang = nullptr;
-  Operation *op = nullptr;
-
-  bool hangReportOn() const { return hang && hang->cycles; }
-
-  Lowered(Type original, ValueRange values) {
-    type = getBasePipelineType(original);
-    Type outer = original;
-    if (auto stageType = dyn_cast<StageType>(original))
-      outer = stageType.getPipeline();
-    isTile = isa<TilePipelineType>(outer);
-    if (isa<StageType>(original)) {
-      stage = values.front();
-      values = values.drop_front();
-    }
-    barriers = values[0];
-    prodStage = values[1];
-    prodPhase = values[2];
-    consStage = values[3];
-    consPhase = values[4];
-    payload.assign(values.begin() + 5, values.end());
-  }
-
-  /// The values of a stage handle at stage index `stageIndex` of this
-  /// pipeline.
-  SmallVector<Value> makeStage(Value stageIndex) const {
-    SmallVector<Value> values = {stageIndex, barriers,  prodStage,
-                                 prodPhase,  consStage, consPhase};
-    llvm::append_range(values, payload);
-    return values;
-  }
-};
-
-/// Per-thread (stage, phase) of one role. With the hang report on, the
-/// stage register also counts the role's laps in its upper 16 bits (the
-/// stage is its low 16 bits); `lap` is then that count, else null.
-struct RoleState {
-  Value stage; // i32
-  Value phase; // i1
-  Value lap;   // i32, hang report only
-};
-
-/// The stage register's bits that hold the stage when it also holds the lap.
-static constexpr int64_t kLapShift = 16;
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Emission helpers
-//===----------------------------------------------------------------------===//
-
-static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-static Value constInt(OpBuilder &b, Location loc, int64_t v, unsigned width) {
-  return arith::ConstantIntOp::create(b, loc, v, width);
-}
-
-/// The stage index that pipeline-unroll-stages proved for the op being
-/// lowered (kKnownStageAttrName), if any; never with the hang report.
-static std::optional<int64_t> knownStage(const Lowered &l) {
-  if (!l.op || l.hangReportOn())
-    return std::nullopt;
-  auto attr = l.op->getAttrOfType<IntegerAttr>(kKnownStageAttrName);
-  if (!attr)
-    return std::nullopt;
-  return attr.getInt();
-}
-
-static RoleState loadRole(OpBuilder &b, Location loc, const Lowered &l,
-                          Role role) {
-  bool prod = role == Role::producer;
-  if (std::optional<int64_t> known = knownStage(l)) {
-    Value phase =
-        memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
-    return {constInt(b, loc, *known, 32), phase, Value()};
-  }
-  Value raw = memref::LoadOp::create(b, loc, prod ? l.prodStage : l.consStage);
-  Value phase =
-      memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
-  if (!l.hangReportOn())
-    return {raw, phase, Value()};
-  Value stage = arith::AndIOp::create(
-      b, loc, raw, constInt(b, loc, (int64_t(1) << kLapShift) - 1, 32));
-  Value lap =
-      arith::ShRUIOp::create(b, loc, raw, constInt(b, loc, kLapShift, 32));
-  return {stage, phase, lap};
-}
-
-static void storeRole(OpBuilder &b, Location loc, const Lowered &l, Role role,
-                      RoleState state) {
-  bool prod = role == Role::producer;
-  memref::StoreOp::create(b, loc, state.stage,
-                          prod ? l.prodStage : l.consStage);
-  memref::StoreOp::create(b, loc, state.phase,
-                          prod ? l.prodPhase : l.consPhase);
-}
-
-/// stage += 1; if stage == S { stage = 0; phase ^= 1 } (and with the hang
-/// report, lap += 1).
-static void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
-  RoleState state = loadRole(b, loc, l, role);
-  if (std::optional<int64_t> known = knownStage(l)) {
-    // A known stage steps to a constant; only the wrap flips the phase.
-    int64_t next = *known + 1;
-    bool wrap = next == l.type.getStages();
-    Value phase = state.phase;
-    if (wrap)
-      phase = arith::XOrIOp::create(b, loc, phase, constInt(b, loc, 1, 1));
-    storeRole(b, loc, l, role,
-              {constInt(b, loc, wrap ? 0 : next, 32), phase, Value()});
-    return;
-  }
-  Value next =
-      arith::AddIOp::create(b, loc, state.stage, constInt(b, loc, 1, 32));
-  Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
-                                     constInt(b, loc, l.type.getStages(), 32));
-  Value stage =
-      arith::SelectOp::create(b, loc, wrap, constInt(b, loc, 0, 32), next);
-  Value phase = arith::XOrIOp::create(b, loc, state.phase, wrap);
-  if (state.lap) {
-    Value lap = arith::AddIOp::create(
-        b, loc, state.lap,
-        arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap));
-    Value high =
-        arith::ShLIOp::create(b, loc, lap, constInt(b, loc, kLapShift, 32));
-    stage = arith::OrIOp::create(b, loc, high, stage);
-  }
-  storeRole(b, loc, l, role, {stage, phase, Value()});
-}
-
-/// True when `role` steps when it acquires a stage rather than when it
-/// releases it: a consumer that may hold several stages (consumer_depth > 1)
-/// advances its read position at each acquire, and each release signals the
-/// stage its handle names (CUTLASS's separate read and release states).
-static bool stepsAtAcquire(const Lowered &l, Role role) {
-  return role == Role::consumer && l.type.getConsumerDepth() > 1;
-}
-
-/// Steps `role` at the end of a stage handle, unless it stepped at the
-/// acquire.
-static void stepAtRelease(OpBuilder &b, Location loc, const Lowered &l,
-                          Role role) {
-  if (!stepsAtAcquire(l, role))
-    stepRole(b, loc, l, role);
-}
-
-static Value toIndex(OpBuilder &b, Location loc, Value stageI32) {
-  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), stageI32);
-}
-
-/// Index of full(stage, sub) in the barrier group.
-static Value fullBarrierId(OpBuilder &b, Location loc, PipelineType type,
-                           Value stage, unsigned sub) {
-  Value id = stage;
-  if (type.getProducerSubStages() != 1)
-    id = arith::MulIOp::create(b, loc, id,
-                               constIndex(b, loc, type.getProducerSubStages()));
-  if (sub != 0)
-    id = arith::AddIOp::create(b, loc, id, constIndex(b, loc, sub));
-  return id;
-}
-
-/// Index of empty(stage, sub) in the barrier group.
-static Value emptyBarrierId(OpBuilder &b, Location loc, PipelineType type,
-                            Value stage, unsigned sub) {
-  Value id = stage;
-  if (type.getConsumerSubStages() != 1)
-    id = arith::MulIOp::create(b, loc, id,
-                               constIndex(b, loc, type.getConsumerSubStages()));
-  int64_t base = type.getNumFullBarriers() + sub;
-  return arith::AddIOp::create(b, loc, id, constIndex(b, loc, base));
-}
-
-/// The barrier `role` waits on: a producer waits on `empty`, a consumer on
-/// `full`.
-static Value waitBarrierId(OpBuilder &b, Location loc, PipelineType type,
-                           Role role, Value stage, unsigned sub) {
-  return role == Role::producer ? emptyBarrierId(b, loc, type, stage, sub)
-                                : fullBarrierId(b, loc, type, stage, sub);
-}
-
-/// The barrier `role` signals: a producer signals `full`, a consumer
-/// `empty`.
-static Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type,
-                             Role role, Value stage, unsigned sub) {
-  return role == Role::producer ? fullBarrierId(b, loc, type, stage, sub)
-                                : emptyBarrierId(b, loc, type, stage, sub);
-}
-
-/// Shared-memory pointer to barrier `id`.
-static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
-                            Value id) {
-  Value address =
-      nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), barriers, id);
-  auto shared = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  return LLVM::IntToPtrOp::create(b, loc, shared, address);
-}
-
-/// Blocking wait for the phase with parity `phase` of barrier `id`: a
-/// try_wait.parity loop with the suspend-time hint (ptxas keeps the first
-/// try inline and moves the retry out of line).
-///
-/// `convergent`: the try is the NVVM intrinsic in an scf.while instead of
-/// upstream's inline-asm loop (nvgpu.mbarrier.try_wait.parity). LLVM knows
-/// the intrinsic to be convergent and never duplicates it into the two
-/// paths of a divergent branch; an inline-asm wait between two `scf.if`s
-/// on the same lane predicate (as in a stage-unrolled loop whose copies
-/// each let lane 0 signal) is threaded by SimplifyCFG into one copy per
-/// path, and the diverged warp then runs each path's waits in turn.
-static void waitParityLoop(OpBuilder &b, Location loc, Value barriers, Value id,
-                           Value phase, bool convergent) {
-  if (!convergent) {
-    nvgpu::MBarrierTryWaitParityOp::create(
-        b, loc, barriers, phase, constIndex(b, loc, kSuspendTimeHintNs), id);
-    return;
-  }
-  Value pointer = barrierPointer(b, loc, barriers, id);
-  Value parity =
-      arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
-  Value hint = constInt(b, loc, kSuspendTimeHintNs, 32);
-  scf::WhileOp::create(
-      b, loc, TypeRange(), ValueRange(),
-      [&](OpBuilder &b, Location loc, ValueRange) {
-        Value ready = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(),
-                                                      pointer, parity, hint);
-        Value waiting =
-            arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
-        scf::ConditionOp::create(b, loc, waiting, ValueRange());
-      },
-      [&](OpBuilder &b, Location loc, ValueRange) {
-        scf::YieldOp::create(b, loc);
-      });
-}
-
-/// One non-blocking try_wait.parity (no suspend-time hint): true when the
-/// phase with parity `phase` of barrier `id` has completed.
-static Value tryWaitParity(OpBuilder &b, Location loc, Value barriers, Value id,
-                           Value phase) {
-  Value pointer = barrierPointer(b, loc, barriers, id);
-  Value parity =
-      arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
-  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer, parity,
-                                         /*ticks=*/Value());
-}
-
-/// Runs `body` in the thread elected by `elect` (an i1).
-static void ifElected(OpBuilder &b, Location loc, Value elect,
-                      function_ref<void()> body) {
-  auto ifOp = scf::IfOp::create(b, loc, elect, /*withElse=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  body();
-}
-
-//===----------------------------------------------------------------------===//
-// Hang report
-//===----------------------------------------------------------------------===//
-
-/// Words of the hang record (see HangReport).
-enum HangWord : int64_t {
-  kHangState = 0,
-  kHangSite,
-  kHangStage,
-  kHangParity,
-  kHangLap,
-  kHangCtaX,
-  kHangCtaY,
-  kHangCtaZ,
-  kHangWarp,
-  kHangLane,
-  kHangClusterRank,
-  kHangMagic,
-};
-static constexpr int64_t kHangMagicValue = 0x50484E47;
-
-/// Slow-path polling interval of a wait with the hang report, in ns: the
-/// try_wait suspends at most this long before the clock is checked again.
-static constexpr int64_t kHangPollNs = 1000000;
-
-/// The record write of a hung wait: the first thread to claim the record
-/// (compare-and-swap of word 0 from 0 to 1) fills it and publishes it
-/// (system-scope fence, then word 0 = 2). Does nothing without a buffer.
-/// Returns true in the thread that wrote the record, and in every thread
-/// when there is no buffer: the threads that may end the kernel without
-/// losing a record another thread is still writing.
-static Value writeHangRecord(OpBuilder &b, Location loc, unsigned site,
-                             const RoleState &state) {
-  MLIRContext *ctx = b.getContext();
-  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
-  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  Value bufferAddr =
-      LLVM::AddressOfOp::create(b, loc, globalPtr, kHangBufferSymbol);
-  Value buffer = LLVM::LoadOp::create(b, loc, i64, bufferAddr,
-                                      /*alignment=*/8, /*isVolatile=*/true);
-  Value hasBuffer =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
-                            arith::ConstantIntOp::create(b, loc, 0, 64));
-  auto ifBuffer = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, hasBuffer,
-                                    /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifBuffer.getElseRegion().front());
-    scf::YieldOp::create(b, loc, ValueRange{constInt(b, loc, 1, 1)});
-    b.setInsertionPointToStart(&ifBuffer.getThenRegion().front());
-    Value record = LLVM::IntToPtrOp::create(b, loc, genericPtr, buffer);
-    auto word = [&](int64_t index) -> Value {
-      return LLVM::GEPOp::create(b, loc, genericPtr, i32, record,
-                                 ArrayRef<LLVM::GEPArg>{int32_t(index)});
-    };
-    Value claim = LLVM::AtomicCmpXchgOp::create(
-        b, loc, word(kHangState), constInt(b, loc, 0, 32),
-        constInt(b, loc, 1, 32), LLVM::AtomicOrdering::acq_rel,
-        LLVM::AtomicOrdering::monotonic);
-    Value claimed =
-        LLVM::ExtractValueOp::create(b, loc, claim, ArrayRef<int64_t>{1});
-    ifElected(b, loc, claimed, [&] {
-      auto store = [&](int64_t index, Value v) {
-        if (v.getType() != i32)
-          v = v.getType().isInteger(1)
-                  ? arith::ExtUIOp::create(b, loc, i32, v).getResult()
-                  : arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
-        LLVM::StoreOp::create(b, loc, v, word(index), /*alignment=*/4,
-                              /*isVolatile=*/true);
-      };
-      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-      Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-      Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
-      Value bx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
-      Value by = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
-      Value linear = arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc,
-              arith::AddIOp::create(b, loc,
-                                    arith::MulIOp::create(b, loc, tz, by), ty),
-              bx),
-          tid);
-      store(kHangSite, constInt(b, loc, site, 32));
-      store(kHangStage, state.stage);
-      store(kHangParity, state.phase);
-      store(kHangLap, state.lap);
-      store(kHangCtaX, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-      store(kHangCtaY, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-      store(kHangCtaZ, gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
-      store(kHangWarp,
-            arith::DivUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
-      store(kHangLane,
-            arith::RemUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
-      store(kHangClusterRank, NVVM::ClusterId::create(b, loc, i32));
-      store(kHangMagic, constInt(b, loc, kHangMagicValue, 32));
-      NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
-      store(kHangState, constInt(b, loc, 2, 32));
-    });
-    scf::YieldOp::create(b, loc, ValueRange{claimed});
-  }
-  return ifBuffer.getResult(0);
-}
-
-/// A wait with the hang report: the fast path is the first iteration of the
-/// usual wait loop (one try_wait with the suspend-time hint, which returns
-/// as soon as the phase completes); if it times out, try_wait with a short
-/// suspend until the phase completes, and once `cycles` clock cycles have
-/// passed, report (once); the thread that wrote the report traps unless
-/// `keepWaiting` (the others wait on, so that no trap ends the kernel
-/// before the record is complete).
-static void waitWithHangReport(OpBuilder &b, Location loc, const Lowered &l,
-                               unsigned site, Value id,
-                               const RoleState &state) {
-  Value pointer = barrierPointer(b, loc, l.barriers, id);
-  Value parity =
-      arith::ExtUIOp::create(b, loc, b.getI32Type(), state.phase).getResult();
-  Value first =
-      NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer, parity,
-                                      constInt(b, loc, kSuspendTimeHintNs, 32));
-  Value notYet = arith::XOrIOp::create(b, loc, first, constInt(b, loc, 1, 1));
-  ifElected(b, loc, notYet, [&] {
-    Type i64 = b.getI64Type();
-    Value start = NVVM::Clock64Op::create(b, loc, i64);
-    Value poll = constInt(b, loc, kHangPollNs, 32);
-    auto loop = scf::WhileOp::create(
-        b, loc, TypeRange{b.getI1Type()}, ValueRange{constInt(b, loc, 0, 1)},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value ready = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(),
-                                                        pointer, parity, poll);
-          Value waiting =
-              arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
-          scf::ConditionOp::create(b, loc, waiting, args);
-        },
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value reported = args.front();
-          Value now = NVVM::Clock64Op::create(b, loc, i64);
-          Value elapsed = arith::SubIOp::create(b, loc, now, start);
-          Value expired =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, elapsed,
-                                    arith::ConstantIntOp::create(
-                                        b, loc, int64_t(l.hang->cycles), 64));
-          Value fresh = arith::AndIOp::create(
-              b, loc, expired,
-              arith::XOrIOp::create(b, loc, reported, constInt(b, loc, 1, 1)));
-          ifElected(b, loc, fresh, [&] {
-            Value wrote = writeHangRecord(b, loc, site, state);
-            if (!l.hang->keepWaiting)
-              ifElected(b, loc, wrote, [&] { LLVM::Trap::create(b, loc); });
-          });
-          scf::YieldOp::create(
-              b, loc,
-              ValueRange{arith::OrIOp::create(b, loc, reported, expired)});
-        });
-    (void)loop;
-  });
-}
-
-/// The blocking wait of `role` on barrier `id` with the parity of `state`:
-/// the try_wait loop, or with the hang report its bounded form.
-static void waitParity(OpBuilder &b, Location loc, const Lowered &l, Role role,
-                       Value id, const RoleState &state) {
-  if (l.hangReportOn()) {
-    auto it = l.hang->siteIds.find(l.op);
-    if (it != l.hang->siteIds.end())
-      return waitWithHangReport(b, loc, l, it->second, id, state);
-  }
-  // The ops of a stage-unrolled loop (known stage) wait with the
-  // convergent form; the others keep upstream's wait.
-  waitParityLoop(b, loc, l.barriers, id, state.phase,
-                 /*convergent=*/knownStage(l).has_value());
-}
-
-/// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
-static Value leaderCtaRank(OpBuilder &b, Location loc) {
-  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
-  return arith::AndIOp::create(b, loc, rank, constInt(b, loc, -2, 32));
-}
-
-namespace {
-/// The CTAs whose barrier a consumer signal of a pipeline reaches (the
-/// pipeline type's documentation gives the rules and their sources).
-struct ConsumerTargets {
-  enum Kind { Local, Leader, Group } kind;
-  /// Group: the number of CTAs, an aligned group of the cluster.
-  unsigned size;
-};
-} // namespace
-
-static ConsumerTargets consumerTargets(const Lowered &l) {
-  if (l.type.getCtaGroup() == 2)
-    return l.isTile ? ConsumerTargets{ConsumerTargets::Group, 2}
-                    : ConsumerTargets{ConsumerTargets::Leader, 1};
-  if (l.type.getReleaseCtas() > 1)
-    return {ConsumerTargets::Group, l.type.getReleaseCtas()};
-  return {ConsumerTargets::Local, 1};
-}
-
-/// The cluster rank of the first CTA of this CTA's aligned group of `size`
-/// CTAs: %cluster_ctarank & -size.
-static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
-  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
-  return arith::AndIOp::create(b, loc, rank,
-                               constInt(b, loc, -int64_t(size), 32));
-}
-
-/// One release.cluster arrival of the executing thread on the barrier at
-/// shared-memory pointer `local` in the CTA of cluster rank `rank`.
-static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank) {
-  auto cluster = LLVM::LLVMPointerType::get(
-      b.getContext(),
-      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-  Value remote = NVVM::MapaOp::create(b, loc, cluster, local, rank);
-  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
-                                 /*count=*/Value(),
-                                 NVVM::MemScopeKind::CLUSTER);
-}
-
-/// The executing thread arrives once on barrier `id` in each CTA of
-/// `targets`: a local mbarrier.arrive, or per target CTA a mapa and a
-/// release.cluster arrive on the shared::cluster address.
-static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
-                     ConsumerTargets targets) {
-  if (targets.kind == ConsumerTargets::Local) {
-    nvgpu::MBarrierArriveOp::create(
-        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers, id);
-    return;
-  }
-  Value local = barrierPointer(b, loc, barriers, id);
-  if (targets.kind == ConsumerTargets::Leader)
-    return arriveRemote(b, loc, local, leaderCtaRank(b, loc));
-  Value base = groupBaseRank(b, loc, targets.size);
-  for (unsigned k = 0; k < targets.size; ++k) {
-    Value rank =
-        k == 0 ? base
-               : arith::OrIOp::create(b, loc, base, constInt(b, loc, k, 32))
-                     .getResult();
-    arriveRemote(b, loc, local, rank);
-  }
-}
-
-/// `role` arrives on the barrier it signals for `stage` (index), sub-stage
-/// `sub`. Producer signals stay in the CTA; consumer signals reach the CTAs
-/// of consumerTargets.
-static void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
-                   Value stage, unsigned sub) {
-  Value id = signalBarrierId(b, loc, l.type, role, stage, sub);
-  ConsumerTargets targets = role == Role::consumer
-                                ? consumerTargets(l)
-                                : ConsumerTargets{ConsumerTargets::Local, 1};
-  arriveOn(b, loc, l.barriers, id, targets);
-}
-
-/// True when releasing a consumer handle of `l` arrives on its barrier: on
-/// a plain pipeline (the reference ConsumerStage.release), not on a tile
-/// pipeline (InputConsumerStage.release and ConsumerTiles.__exit__ only
-/// step; the MMA's release_mma or an arrive frees the stage).
-static bool consumerReleaseSignals(const Lowered &l) { return !l.isTile; }
-
-/// In the elected thread (`elect`, else elect.sync), tcgen05.commit of the
-/// pipeline's cta_group to barrier `id`, multicast to the CTAs of
-/// `targets` unless they are the local CTA alone.
-static void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l,
-                        Value elect, Value id, ConsumerTargets targets) {
-  if (!elect)
-    elect = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
-  ifElected(b, loc, elect, [&] {
-    Value pointer = barrierPointer(b, loc, l.barriers, id);
-    auto group = l.type.getCtaGroup() == 1 ? NVVM::CTAGroupKind::CTA_1
-                                           : NVVM::CTAGroupKind::CTA_2;
-    Value mask;
-    if (targets.kind == ConsumerTargets::Leader) {
-      Value leader = arith::TruncIOp::create(b, loc, b.getI16Type(),
-                                             leaderCtaRank(b, loc));
-      mask = arith::ShLIOp::create(b, loc, constInt(b, loc, 1, 16), leader);
-    } else if (targets.kind == ConsumerTargets::Group) {
-      Value base = arith::TruncIOp::create(b, loc, b.getI16Type(),
-                                           groupBaseRank(b, loc, targets.size));
-      mask = arith::ShLIOp::create(
-          b, loc, constInt(b, loc, (int64_t(1) << targets.size) - 1, 16), base);
-    }
-    NVVM::Tcgen05CommitOp::create(b, loc, pointer, mask, group);
-  });
-}
-
-/// `role` waits, with its current phase, on the barrier it waits on for
-/// its current stage. Returns the state it waited with.
-static RoleState waitCurrent(OpBuilder &b, Location loc, const Lowered &l,
-                             Role role, unsigned sub) {
-  RoleState state = loadRole(b, loc, l, role);
-  Value id =
-      waitBarrierId(b, loc, l.type, role, toIndex(b, loc, state.stage), sub);
-  waitParity(b, loc, l, role, id, state);
-  return state;
-}
-
-/// Like waitCurrent, but skips the wait when `ready` is true (a try that
-/// already succeeded). Returns the stage index.
-static Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l,
-                               Role role, unsigned sub, Value ready) {
-  RoleState state = loadRole(b, loc, l, role);
-  Value stage = toIndex(b, loc, state.stage);
-  auto notReady = arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
-  auto ifOp = scf::IfOp::create(b, loc, notReady, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value id = waitBarrierId(b, loc, l.type, role, stage, sub);
-    waitParity(b, loc, l, role, id, state);
-  }
-  return stage;
-}
-
-/// Acquires a stage for `role`: waits (unless `ready`) and returns the
-/// values of the stage handle.
-static SmallVector<Value> acquireStage(OpBuilder &b, Location loc,
-                                       const Lowered &l, Role role,
-                                       unsigned sub, Value ready = Value()) {
-  Value stage;
-  if (ready) {
-    stage = waitCurrentUnless(b, loc, l, role, sub, ready);
-  } else {
-    RoleState state = waitCurrent(b, loc, l, role, sub);
-    stage = toIndex(b, loc, state.stage);
-  }
-  if (stepsAtAcquire(l, role))
-    stepRole(b, loc, l, role);
-  return l.makeStage(stage);
-}
-
-static Value single(ValueRange values) {
-  assert(values.size() == 1 && "expected a 1:1 converted value");
-  return values.front();
 }
 
 //===----------------------------------------------------------------------===//
@@ -745,6 +141,26 @@ private:
       return Lowered(op.getRole().getType(), adaptor.getRole());
     else
       return Lowered(op.getStage().getType(), adaptor.getStage());
+  }
+};
+
+/// Base of the patterns whose op leaves no value behind: `emit` builds the
+/// op's lowering in its place, then the op is erased.
+template <typename OpTy>
+struct ErasingPipelineOpLowering : PipelineOpLowering<OpTy> {
+  using PipelineOpLowering<OpTy>::PipelineOpLowering;
+  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+
+  /// Emits the lowering of `op`, whose pipeline, role or stage operand
+  /// lowers to `l`.
+  virtual void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                    ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const final {
+    emit(op, adaptor, l, rewriter);
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 } // namespace
@@ -830,12 +246,11 @@ struct SmemBytesOpLowering : OpConversionPattern<SmemBytesOp> {
 /// barrier and fences the inits (fence.mbarrier_init.release.cluster), then
 /// the CTA (bar.sync) or the cluster (barrier.cluster.arrive + wait)
 /// synchronizes before any thread uses a barrier.
-struct InitMbarsOpLowering : PipelineOpLowering<InitMbarsOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct InitMbarsOpLowering : ErasingPipelineOpLowering<InitMbarsOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(InitMbarsOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(InitMbarsOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value isFirst;
     for (gpu::Dimension dim :
@@ -872,8 +287,6 @@ struct InitMbarsOpLowering : PipelineOpLowering<InitMbarsOp> {
     } else {
       gpu::BarrierOp::create(rewriter, loc);
     }
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -912,15 +325,13 @@ struct RoleOpLowering : OpConversionPattern<RoleOp> {
 /// wait_producer (consumer waits on full) and wait_consumer (producer waits
 /// on empty), with the role's current stage and phase.
 template <typename OpTy, Role role>
-struct WaitCurrentOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct WaitCurrentOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     waitCurrent(rewriter, op.getLoc(), l, role, /*sub=*/0);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -945,48 +356,42 @@ struct TryWaitOpLowering : PipelineOpLowering<OpTy> {
 
 /// wait_*_if_needed: the blocking wait, only when the try was not ready.
 template <typename OpTy, Role role>
-struct WaitIfNeededOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct WaitIfNeededOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     waitCurrentUnless(rewriter, op.getLoc(), l, role, /*sub=*/0,
                       single(adaptor.getAlreadyReady()));
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// producer_step / consumer_step.
 template <typename OpTy, Role role>
-struct StepRoleOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct StepRoleOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     stepRole(rewriter, op.getLoc(), l, role);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// producer_signal_and_step / consumer_signal_and_step: wait on the role's
 /// wait barrier, arrive on its signal barrier (same stage), step.
 template <typename OpTy, Role role>
-struct SignalAndStepOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct SignalAndStepOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RoleState state = waitCurrent(rewriter, loc, l, role, /*sub=*/0);
     signal(rewriter, loc, l, role, toIndex(rewriter, loc, state.stage), 0);
     stepRole(rewriter, loc, l, role);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -994,12 +399,11 @@ struct SignalAndStepOpLowering : PipelineOpLowering<OpTy> {
 /// producer phase, then step the producer (the reference drain_producer:
 /// wait_consumer + producer_step; a consumer sub-stage that is not released
 /// every round would make waiting on it hang once its phase wraps).
-struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct DrainProducerOpLowering : ErasingPipelineOpLowering<DrainProducerOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(DrainProducerOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(DrainProducerOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     scf::ForOp::create(rewriter, loc, constIndex(rewriter, loc, 0),
                        constIndex(rewriter, loc, l.type.getStages()),
@@ -1013,8 +417,6 @@ struct DrainProducerOpLowering : PipelineOpLowering<DrainProducerOp> {
                          stepRole(b, loc, l, Role::producer);
                          scf::YieldOp::create(b, loc);
                        });
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -1097,15 +499,13 @@ struct MbarOpLowering : PipelineOpLowering<MbarOp> {
 
 /// pipeline.arrive: one arrival on the barrier the handle's role signals
 /// (for a consumer, in each CTA of consumerTargets).
-struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ArriveOpLowering : ErasingPipelineOpLowering<ArriveOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ArriveOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ArriveOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Role role = op.getStage().getType().getRole();
     signal(rewriter, op.getLoc(), l, role, l.stage, 0);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -1113,12 +513,11 @@ struct ArriveOpLowering : PipelineOpLowering<ArriveOp> {
 /// given bytes, or for a tile pipeline the bytes of one stage's payload
 /// (k_group_size tiles of every array) times cta_group; predicated on the
 /// leader CTA of the pair when cta_group = 2.
-struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ExpectTxOpLowering : ErasingPipelineOpLowering<ExpectTxOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ExpectTxOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ExpectTxOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value bytes;
     if (op.getBytes()) {
@@ -1142,8 +541,6 @@ struct ExpectTxOpLowering : PipelineOpLowering<ExpectTxOp> {
     }
     nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, l.barriers, bytes,
                                             id, isLeader);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -1172,32 +569,28 @@ struct PayloadOpLowering : PipelineOpLowering<PayloadOp> {
 
 /// pipeline.release: a consumer of a plain pipeline arrives on empty(stage,
 /// sub) then steps; a consumer of a tile pipeline and a producer only step.
-struct ReleaseOpLowering : PipelineOpLowering<ReleaseOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ReleaseOpLowering : ErasingPipelineOpLowering<ReleaseOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ReleaseOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ReleaseOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     StageType type = op.getStage().getType();
     if (type.isConsumer() && consumerReleaseSignals(l))
       signal(rewriter, op.getLoc(), l, Role::consumer, l.stage,
              op.getSubStage());
     stepAtRelease(rewriter, op.getLoc(), l, type.getRole());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// pipeline.release_without_signal: step the consumer.
 struct ReleaseWithoutSignalOpLowering
-    : PipelineOpLowering<ReleaseWithoutSignalOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+    : ErasingPipelineOpLowering<ReleaseWithoutSignalOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ReleaseWithoutSignalOp op, OneToNOpAdaptor adaptor,
+            const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     stepAtRelease(rewriter, op.getLoc(), l, Role::consumer);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -1273,15 +666,13 @@ struct WaitOpLowering : PipelineOpLowering<WaitOp> {
 
 /// pipeline.commit: arrive on full(stage, 0), step (the reference
 /// RolePipeline.commit arrives on producer_mbar() only).
-struct CommitOpLowering : PipelineOpLowering<CommitOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct CommitOpLowering : ErasingPipelineOpLowering<CommitOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(CommitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(CommitOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     signal(rewriter, op.getLoc(), l, Role::producer, l.stage, 0);
     stepRole(rewriter, op.getLoc(), l, Role::producer);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -1306,43 +697,36 @@ static ConsumerTargets mmaCommitTargets(const Lowered &l, Role role) {
 /// barrier the handle's role signals, sub-stage 0 (full for the producer,
 /// empty for the consumer), multicast to mmaCommitTargets.
 template <typename OpTy, Role role>
-struct MmaCommitOpLowering : PipelineOpLowering<OpTy> {
-  using PipelineOpLowering<OpTy>::PipelineOpLowering;
-  using typename PipelineOpLowering<OpTy>::OneToNOpAdaptor;
+struct MmaCommitOpLowering : ErasingPipelineOpLowering<OpTy> {
+  using ErasingPipelineOpLowering<OpTy>::ErasingPipelineOpLowering;
+  using typename ErasingPipelineOpLowering<OpTy>::OneToNOpAdaptor;
 
-  LogicalResult rewrite(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(OpTy op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value elect = op.getElect() ? single(adaptor.getElect()) : Value();
     Value id = signalBarrierId(rewriter, loc, l.type, role, l.stage, 0);
     commitMmaTo(rewriter, loc, l, elect, id, mmaCommitTargets(l, role));
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// pipeline.release_no_step: the consumer arrives on empty(stage, sub).
-struct ReleaseNoStepOpLowering : PipelineOpLowering<ReleaseNoStepOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct ReleaseNoStepOpLowering : ErasingPipelineOpLowering<ReleaseNoStepOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(ReleaseNoStepOp op, OneToNOpAdaptor adaptor,
-                        const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(ReleaseNoStepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     signal(rewriter, op.getLoc(), l, Role::consumer, l.stage, op.getSubStage());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// pipeline.step: step the handle's role.
-struct StepOpLowering : PipelineOpLowering<StepOp> {
-  using PipelineOpLowering::PipelineOpLowering;
+struct StepOpLowering : ErasingPipelineOpLowering<StepOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
-  LogicalResult rewrite(StepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
-                        ConversionPatternRewriter &rewriter) const override {
+  void emit(StepOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
     stepAtRelease(rewriter, op.getLoc(), l, op.getStage().getType().getRole());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -1541,275 +925,6 @@ void pmlir::configurePipelineToNVGPUConversionTarget(
                                                        target);
   cf::populateCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
                                                      target);
-}
-
-//===----------------------------------------------------------------------===//
-// Preconditions
-//===----------------------------------------------------------------------===//
-
-/// True for the ops whose lowering emits instructions that need sm_90
-/// (mbarrier try_wait.parity, expect_tx, clusters, mapa).
-static bool emitsBarrierInstructions(Operation *op) {
-  return !isa<CreateOp, SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp,
-              PayloadOp, ProducerMbarOp, ConsumerMbarOp, MbarOp,
-              ProducerStageOp, ConsumerStageOp, ProducerStepOp, ConsumerStepOp,
-              StepOp, ReleaseWithoutSignalOp, YieldOp>(op);
-}
-
-namespace {
-/// The chips an op is compiled for, and where they come from.
-struct TargetChips {
-  SmallVector<std::string> chips;
-  std::string origin;
-};
-} // namespace
-
-static TargetChips getTargetChips(Operation *op, StringRef defaultChip) {
-  if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
-    TargetChips result;
-    if (ArrayAttr targets = module.getTargetsAttr())
-      for (Attribute target : targets)
-        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-          result.chips.push_back(nvvm.getChip().str());
-    if (!result.chips.empty()) {
-      result.origin =
-          ("the #nvvm.target of gpu.module @" + module.getSymName()).str();
-      return result;
-    }
-  }
-  if (defaultChip.empty())
-    return {};
-  return {{defaultChip.str()}, "the pass option chip"};
-}
-
-static bool isChipName(StringRef chip) {
-  return llvm::Regex("^sm_[0-9]+[af]?$").match(chip);
-}
-
-/// Checks that `op`'s lowering is supported on the chips of `targets`.
-static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
-  for (const std::string &chip : targets.chips) {
-    if (!isChipName(chip))
-      return op->emitOpError() << "expects a chip such as sm_90a or sm_100a, "
-                                  "got '"
-                               << chip << "' (from " << targets.origin << ")";
-    NVVM::NVVMCheckSMVersion target =
-        NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(chip);
-    // The SM versions upstream's nvvm.tcgen05.commit accepts: the chips
-    // with tcgen05 MMAs, and so with CTA pairs.
-    NVVM::NVVMCheckSMVersion tcgen05 =
-        NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
-    if (isa<CommitMmaOp, ReleaseMmaOp>(op) && !tcgen05.isCompatibleWith(target))
-      return op->emitOpError()
-             << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
-             << " lacks (chip from " << targets.origin << ")";
-    if (auto create = dyn_cast<CreateOp>(op);
-        create && create.getResult().getType().getCtaGroup() == 2 &&
-        !tcgen05.isCompatibleWith(target))
-      return op->emitOpError()
-             << "expects cta_group = 1 on " << chip
-             << ", which has no CTA-pair (tcgen05 cta_group::2) MMA; "
-                "cta_group = 2 needs sm_100a or sm_101a (chip from "
-             << targets.origin
-             << "); for consumer signals that reach several CTAs of a "
-                "cluster use release_ctas";
-    if (emitsBarrierInstructions(op) &&
-        !NVVM::NVVMCheckSMVersion(false, 90).isCompatibleWith(target))
-      return op->emitOpError()
-             << "needs sm_90 or newer (mbarrier try_wait.parity, expect_tx, "
-                "clusters), got "
-             << chip << " (chip from " << targets.origin << ")";
-  }
-  return success();
-}
-
-/// True for the non-pipeline ops whose pipeline-typed results and region
-/// arguments the structural scf/cf conversions rewrite.
-static bool isStructuralCarrier(Operation *op) {
-  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op);
-}
-
-/// Describes where a value of a pipeline-dialect type comes from, if that
-/// is not somewhere the lowering can follow back to a pipeline.create.
-static std::optional<std::string> describeUnsupportedOrigin(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    // Arguments of non-entry blocks come from cf branches (their operands
-    // are checked at the branch); function arguments are reported with the
-    // signature.
-    Block *block = arg.getOwner();
-    Operation *parent = block->getParentOp();
-    if (!block->isEntryBlock() || isa<FunctionOpInterface>(parent) ||
-        isStructuralCarrier(parent) ||
-        isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(parent))
-      return std::nullopt;
-    return ("a region argument of '" + parent->getName().getStringRef() + "'")
-        .str();
-  }
-  Operation *def = value.getDefiningOp();
-  // An op of an unregistered dialect has no dialect object.
-  if (isa_and_present<PipelineDialect>(def->getDialect()) ||
-      isStructuralCarrier(def))
-    return std::nullopt;
-  return ("a result of '" + def->getName().getStringRef() + "'").str();
-}
-
-/// True if `user` may take a pipeline-dialect operand: pipeline ops and
-/// the scf/cf ops the structural conversions rewrite.
-static bool isSupportedUser(Operation *user) {
-  if (isa_and_present<PipelineDialect>(user->getDialect()))
-    return true;
-  if (isa<scf::ForOp, scf::WhileOp, scf::ConditionOp, cf::BranchOp,
-          cf::CondBranchOp>(user))
-    return true;
-  if (isa<scf::YieldOp>(user))
-    return isStructuralCarrier(user->getParentOp());
-  return false;
-}
-
-LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
-                                                       StringRef defaultChip) {
-  bool failed = false;
-  auto check = [&](Operation *op, Value value) {
-    if (!isPipelineDialectType(value.getType()))
-      return;
-    if (std::optional<std::string> origin = describeUnsupportedOrigin(value)) {
-      op->emitOpError() << "expects every pipeline, role and stage value to "
-                           "come from a pipeline op in the same function "
-                           "(the lowering keeps role state per "
-                           "pipeline.create), got "
-                        << *origin << " of type " << value.getType();
-      failed = true;
-    }
-  };
-  // Device code: with gpu.modules in the input, a pipeline op outside them
-  // is host code, which has no shared memory or mbarriers.
-  bool hasDeviceModules = false;
-  root->walk([&](gpu::GPUModuleOp) {
-    hasDeviceModules = true;
-    return WalkResult::interrupt();
-  });
-  DenseSet<Operation *> reportedHostFuncs;
-  root->walk([&](Operation *op) {
-    if (isa_and_present<PipelineDialect>(op->getDialect())) {
-      auto func = op->getParentOfType<FunctionOpInterface>();
-      if (!func) {
-        op->emitOpError() << "expects to be inside a function";
-        failed = true;
-        return;
-      }
-      if (op->getParentOfType<gpu::LaunchOp>()) {
-        op->emitOpError() << "expects to be in a gpu.func: outline the "
-                             "gpu.launch body first (gpu-kernel-outlining)";
-        failed = true;
-        return;
-      }
-      if (hasDeviceModules && !op->getParentOfType<gpu::GPUModuleOp>()) {
-        // Once per host function.
-        if (!reportedHostFuncs.insert(func).second)
-          return;
-        op->emitOpError() << "expects to be in device code (a function in a "
-                             "gpu.module), got host function @"
-                          << func.getName();
-        failed = true;
-        return;
-      }
-    }
-    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
-      if (containsPipelineDialectType(func.getArgumentTypes()) ||
-          containsPipelineDialectType(func.getResultTypes())) {
-        op->emitOpError() << "expects no pipeline, role or stage handle in "
-                             "the signature (the lowering keeps role state "
-                             "per pipeline.create in the function), got "
-                          << func.getFunctionType();
-        failed = true;
-      }
-      return;
-    }
-    for (Value operand : op->getOperands()) {
-      check(op, operand);
-      if (isPipelineDialectType(operand.getType()) && !isSupportedUser(op)) {
-        op->emitOpError()
-            << "expects pipeline, role and stage values to flow only into "
-               "pipeline ops, scf.for, scf.if, scf.while, scf.index_switch, "
-               "cf.br and cf.cond_br (what the lowering rewrites), got an "
-               "operand of type "
-            << operand.getType();
-        failed = true;
-        return;
-      }
-    }
-    // The CTAs of a cta_group = 2 or release_ctas > 1 pipeline arrive on
-    // each other's barriers: no CTA may arrive before the other initialized
-    // them.
-    if (auto init = dyn_cast<InitMbarsOp>(op);
-        init && !init.getCluster() &&
-        getBasePipelineType(init.getPipeline().getType()).hasRemoteSignals()) {
-      op->emitOpError() << "expects 'cluster' for a pipeline whose CTAs "
-                           "signal each other (cta_group = 2 or release_ctas "
-                           "> 1): they arrive on each other's barriers, so "
-                           "the whole cluster must synchronize after the "
-                           "init";
-      failed = true;
-    }
-    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
-        containsPipelineDialectType(op->getResultTypes())) {
-      op->emitOpError() << "expects no pipeline value among the results of "
-                           "a scoped region";
-      failed = true;
-    }
-  });
-
-  // Chips, and one cta_group for the tcgen05.commit ops (commit_mma,
-  // release_mma) of each function.
-  DenseMap<Operation *, Operation *> firstCommitMma;
-  DenseSet<Operation *> reportedOldChip;
-  root->walk([&](Operation *op) {
-    if (!isa_and_present<PipelineDialect>(op->getDialect()))
-      return;
-    TargetChips targets = getTargetChips(op, defaultChip);
-    bool isTcgen05Commit = isa<CommitMmaOp, ReleaseMmaOp>(op);
-    if (isTcgen05Commit && targets.chips.empty()) {
-      op->emitOpError() << "needs the target chip to lower to "
-                           "tcgen05.commit: attach #nvvm.target<chip = ...> "
-                           "to the gpu.module or pass chip=...";
-      failed = true;
-    }
-    // Report an old chip once per gpu.module (or root), not at every op.
-    Operation *scope = op->getParentOfType<gpu::GPUModuleOp>();
-    if (!scope)
-      scope = root;
-    // Reported at each op: the tcgen05 ops and the CTA-pair pipelines.
-    bool reportEach =
-        isTcgen05Commit ||
-        (isa<CreateOp>(op) &&
-         cast<CreateOp>(op).getResult().getType().getCtaGroup() == 2);
-    if (!reportEach && reportedOldChip.contains(scope))
-      return;
-    if (mlir::failed(checkChip(op, targets))) {
-      failed = true;
-      if (!reportEach)
-        reportedOldChip.insert(scope);
-    }
-    if (!isTcgen05Commit)
-      return;
-    auto groupOf = [](Operation *commit) {
-      return getBasePipelineType(commit->getOperand(0).getType()).getCtaGroup();
-    };
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    auto [it, inserted] = firstCommitMma.try_emplace(func, op);
-    unsigned group = groupOf(op), firstGroup = groupOf(it->second);
-    if (!inserted && group != firstGroup) {
-      InFlightDiagnostic diag = op->emitOpError();
-      diag << "expects the tcgen05.commit ops of a kernel (commit_mma, "
-              "release_mma) to share one cta_group (ptxas rejects mixing "
-              ".cta_group::1 and .cta_group::2), got cta_group "
-           << group << " after cta_group " << firstGroup;
-      diag.attachNote(it->second->getLoc())
-          << "first " << it->second->getName() << " here";
-      failed = true;
-    }
-  });
-  return failure(failed);
 }
 
 //===----------------------------------------------------------------------===//

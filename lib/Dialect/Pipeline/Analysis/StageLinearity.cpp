@@ -268,22 +268,22 @@ private:
                        Value root, Operation *owner, bool poison);
   unsigned defineCarried(Value value, ArrayRef<Fwd> sources);
   int lookup(Value v) const {
-    auto it = ids.find(v);
-    return it == ids.end() ? -1 : int(it->second);
+    auto it = func.ids.find(v);
+    return it == func.ids.end() ? -1 : int(it->second);
   }
-  bool isOuter(unsigned h) const { return info[h].depth < depth; }
+  bool isOuter(unsigned h) const { return handle(h).info.depth < depth; }
   /// Position of `block` in its region (its ^bbN name when printed). Only
   /// diagnostics need it: computed for the whole region on first use.
   unsigned blockIndex(Block *block) {
-    auto it = blockIndices.find(block);
-    if (it != blockIndices.end())
+    auto it = func.blockIndices.find(block);
+    if (it != func.blockIndices.end())
       return it->second;
     unsigned i = 0;
     for (Block &b : *block->getParent())
-      blockIndices[&b] = i++;
-    return blockIndices.lookup(block);
+      func.blockIndices[&b] = i++;
+    return func.blockIndices.lookup(block);
   }
-  bool isLive(unsigned h) const { return status[h] == Status::Live; }
+  bool isLive(unsigned h) const { return handle(h).status == Status::Live; }
   void set(unsigned h, Status s, uint64_t arrivedMask);
   void raw(unsigned h, Status s, uint64_t arrivedMask);
   void undoTo(size_t mark);
@@ -297,6 +297,30 @@ private:
 
   RegionResult walkRegion(Region &region, const RegionContext &ctx,
                           ArrayRef<ArgDef> args);
+  /// A block of a region with a CFG, as the CFG walk sees it.
+  struct CFGNode {
+    Block *block;
+    unsigned rpo = 0;
+    uint8_t dfs = 1; // 1: on the DFS stack, 2: done
+    bool backPred = false;
+    SmallVector<unsigned, 2> succs; // node ids, one per successor
+  };
+  /// The blocks reachable from the entry; rpo holds node ids.
+  struct BlockGraph {
+    std::vector<CFGNode> nodes;
+    DenseMap<Block *, unsigned> nodeOf;
+    SmallVector<unsigned> rpo;
+  };
+  BlockGraph buildBlockGraph(Region &region);
+  void rejectUnreachableBlocks(Region &region, const BlockGraph &graph);
+  void visitBranchOperands(Operation *term, BranchOpInterface branch);
+  SmallVector<Change> edgeEntryState(Operation *term, BranchOpInterface branch,
+                                     unsigned s, Block *succ,
+                                     bool backEdgeTarget,
+                                     ArrayRef<Change> base);
+  void mergeEdgeState(const RegionContext &ctx, Operation *term, Block *block,
+                      Block *setter, Block *succ, bool back,
+                      SmallVector<Change> &stored, ArrayRef<Change> edge);
   void walkCFG(Region &region, const RegionContext &ctx, size_t mark,
                SmallVectorImpl<Exit> &exits);
   void walkBlockOps(Block &block);
@@ -352,9 +376,9 @@ private:
     return emitError(loc);
   }
   void noteOrigin(InFlightDiagnostic &diag, unsigned h) {
-    diag.attachNote(info[h].loc)
-        << (info[h].acquired ? "stage acquired here"
-                             : "stage handle defined here");
+    diag.attachNote(handle(h).info.loc)
+        << (handle(h).info.acquired ? "stage acquired here"
+                                    : "stage handle defined here");
   }
   /// True if `op` ends a handle (release, commit, ...) rather than passing
   /// it on (yield, branch, iter_args).
@@ -368,7 +392,7 @@ private:
     });
   }
   void noteConsume(InFlightDiagnostic &diag, unsigned h, StringRef suffix) {
-    Operation *at = lastConsume[h];
+    Operation *at = handle(h).lastConsume;
     if (!at)
       return;
     diag.attachNote(at->getLoc())
@@ -403,28 +427,42 @@ private:
   bool failed = false;
   unsigned depth = 0;
 
-  std::vector<HandleInfo> info;
-  std::vector<Status> status;
-  std::vector<uint64_t> arrived; // must-arrived sub-stages (consumer)
-  std::vector<char> poisoned;    // an error was reported: stay silent
-  std::vector<char> evidence;    // something may signal its barrier
-  std::vector<Operation *> lastConsume;
-  std::vector<Operation *> lastArrive;
-  std::vector<SmallVector<Operation *, 1>> signalOps; // every signal seen
-  std::vector<unsigned> parent; // union-find over carried handles
-  std::vector<unsigned> stamp;
-  unsigned stampCounter = 0;
-  std::vector<LogEntry> log;
+  /// Everything the walk knows about one handle, indexed by handle id.
+  struct Handle {
+    explicit Handle(HandleInfo info, unsigned id, bool poisoned)
+        : info(info), poisoned(poisoned), parent(id) {}
+    HandleInfo info;
+    Status status = Status::Unborn;
+    uint64_t arrived = 0;                  // must-arrived sub-stages (consumer)
+    bool poisoned;                         // an error was reported: stay silent
+    bool evidence = false;                 // something may signal its barrier
+    Operation *lastConsume = nullptr;      // where it was last consumed
+    Operation *lastArrive = nullptr;       // where it last arrived
+    SmallVector<Operation *, 1> signalOps; // every signal seen
+    unsigned parent;                       // union-find over carried handles
+    unsigned stamp = 0;                    // collect(): seen in this round
+  };
 
-  DenseMap<Value, unsigned> ids;
-  DenseMap<Block *, unsigned> blockIndices; // filled on demand, per region
-  DenseMap<Value, Tile> tiles;
-  DenseMap<std::pair<void *, unsigned>, int> keyIds;
-  std::vector<SmallVector<unsigned, 1>> liveByKey;
-  uint64_t seqCounter = 0;
-  DenseSet<void *> consumerRootSignalled;
-  DenseSet<void *> producerRootSignalled;
-  SmallVector<Pending> pendingSignals;
+  /// The state of the function being analyzed; reset by assigning a fresh
+  /// one when the next function starts.
+  struct FunctionState {
+    std::vector<Handle> handles;
+    unsigned stampCounter = 0;
+    std::vector<LogEntry> log; // undo log of handle state changes
+    DenseMap<Value, unsigned> ids;
+    DenseMap<Block *, unsigned> blockIndices; // filled on demand, per region
+    DenseMap<Value, Tile> tiles;
+    DenseMap<std::pair<void *, unsigned>, int> keyIds;
+    std::vector<SmallVector<unsigned, 1>> liveByKey;
+    uint64_t seqCounter = 0;
+    DenseSet<void *> consumerRootSignalled;
+    DenseSet<void *> producerRootSignalled;
+    SmallVector<Pending> pendingSignals;
+  };
+  FunctionState func;
+
+  Handle &handle(unsigned h) { return func.handles[h]; }
+  const Handle &handle(unsigned h) const { return func.handles[h]; }
 };
 
 } // namespace
@@ -434,27 +472,19 @@ private:
 //===----------------------------------------------------------------------===//
 
 unsigned Checker::newHandle(Value value, HandleInfo hi, bool poison) {
-  unsigned h = info.size();
+  unsigned h = func.handles.size();
   ++stats.handles;
-  info.push_back(hi);
-  status.push_back(Status::Unborn);
-  arrived.push_back(0);
-  poisoned.push_back(poison);
-  evidence.push_back(0);
-  lastConsume.push_back(nullptr);
-  lastArrive.push_back(nullptr);
-  signalOps.emplace_back();
-  parent.push_back(h);
-  stamp.push_back(0);
+  func.handles.emplace_back(hi, h, poison);
   if (value)
-    ids[value] = h;
+    func.ids[value] = h;
   return h;
 }
 
 unsigned Checker::defineFresh(Value value, Location loc, bool acquired, int key,
                               Value root, Operation *owner, bool poison) {
   unsigned h = newHandle(
-      value, HandleInfo{loc, acquired, depth, key, root, owner, ++seqCounter},
+      value,
+      HandleInfo{loc, acquired, depth, key, root, owner, ++func.seqCounter},
       poison);
   set(h, Status::Live, 0);
   return h;
@@ -465,7 +495,7 @@ unsigned Checker::defineCarried(Value value, ArrayRef<Fwd> sources) {
   if (first == sources.end())
     return defineFresh(value, value.getLoc(), /*acquired=*/false, -1, Value(),
                        nullptr, false);
-  HandleInfo hi = info[first->h];
+  HandleInfo hi = handle(first->h).info;
   hi.depth = depth;
   hi.owner = nullptr;
   bool poison = false;
@@ -473,7 +503,7 @@ unsigned Checker::defineCarried(Value value, ArrayRef<Fwd> sources) {
   for (Fwd f : sources) {
     if (f.h < 0)
       continue;
-    poison |= bool(poisoned[f.h]);
+    poison |= bool(handle(f.h).poisoned);
     mask &= f.arrived;
   }
   unsigned h = newHandle(value, hi, poison);
@@ -485,10 +515,10 @@ unsigned Checker::defineCarried(Value value, ArrayRef<Fwd> sources) {
 }
 
 void Checker::raw(unsigned h, Status s, uint64_t arrivedMask) {
-  bool wasLive = status[h] == Status::Live;
+  bool wasLive = handle(h).status == Status::Live;
   bool nowLive = s == Status::Live;
-  if (wasLive != nowLive && info[h].key >= 0) {
-    auto &live = liveByKey[info[h].key];
+  if (wasLive != nowLive && handle(h).info.key >= 0) {
+    auto &live = func.liveByKey[handle(h).info.key];
     if (nowLive) {
       live.push_back(h);
     } else {
@@ -499,28 +529,28 @@ void Checker::raw(unsigned h, Status s, uint64_t arrivedMask) {
       }
     }
   }
-  status[h] = s;
-  arrived[h] = arrivedMask;
+  handle(h).status = s;
+  handle(h).arrived = arrivedMask;
 }
 
 void Checker::set(unsigned h, Status s, uint64_t arrivedMask) {
   ++stats.stateChanges;
-  log.push_back({h, status[h], arrived[h]});
+  func.log.push_back({h, handle(h).status, handle(h).arrived});
   raw(h, s, arrivedMask);
 }
 
 void Checker::undoTo(size_t mark) {
-  while (log.size() > mark) {
-    LogEntry e = log.back();
-    log.pop_back();
+  while (func.log.size() > mark) {
+    LogEntry e = func.log.back();
+    func.log.pop_back();
     raw(e.h, e.old, e.oldArrived);
   }
 }
 
 unsigned Checker::find(unsigned h) {
-  while (parent[h] != h) {
-    parent[h] = parent[parent[h]];
-    h = parent[h];
+  while (handle(h).parent != h) {
+    handle(h).parent = handle(handle(h).parent).parent;
+    h = handle(h).parent;
   }
   return h;
 }
@@ -529,14 +559,14 @@ void Checker::unite(unsigned a, unsigned b) {
   a = find(a);
   b = find(b);
   if (a != b)
-    parent[b] = a;
+    handle(b).parent = a;
 }
 
 int Checker::keyFor(Value root, Role role) {
-  auto [it, inserted] = keyIds.try_emplace(
-      {root.getAsOpaquePointer(), unsigned(role)}, int(liveByKey.size()));
+  auto [it, inserted] = func.keyIds.try_emplace(
+      {root.getAsOpaquePointer(), unsigned(role)}, int(func.liveByKey.size()));
   if (inserted)
-    liveByKey.emplace_back();
+    func.liveByKey.emplace_back();
   return it->second;
 }
 
@@ -550,7 +580,7 @@ RegionResult Checker::walkRegion(Region &region, const RegionContext &ctx,
   if (region.empty())
     return result;
   ++depth;
-  size_t mark = log.size();
+  size_t mark = func.log.size();
   Block &entry = region.front();
   for (BlockArgument arg : entry.getArguments()) {
     if (!isa<StageType>(arg.getType()))
@@ -578,7 +608,7 @@ RegionResult Checker::walkRegion(Region &region, const RegionContext &ctx,
         tile.handles.push_back(h);
     }
     if (!tile.handles.empty())
-      tiles[entry.getArgument(i)] = tile;
+      func.tiles[entry.getArgument(i)] = tile;
   }
 
   SmallVector<Exit> exits;
@@ -624,21 +654,21 @@ void Checker::walkBlockOps(Block &block) {
 
 Collected Checker::collect(size_t mark) {
   Collected c;
-  ++stampCounter;
-  stats.logScans += log.size() - mark;
-  for (size_t i = mark, e = log.size(); i < e; ++i) {
-    const LogEntry &entry = log[i];
+  ++func.stampCounter;
+  stats.logScans += func.log.size() - mark;
+  for (size_t i = mark, e = func.log.size(); i < e; ++i) {
+    const LogEntry &entry = func.log[i];
     unsigned h = entry.h;
-    if (stamp[h] == stampCounter)
+    if (handle(h).stamp == func.stampCounter)
       continue;
-    stamp[h] = stampCounter;
-    if (poisoned[h])
+    handle(h).stamp = func.stampCounter;
+    if (handle(h).poisoned)
       continue;
     if (isOuter(h)) {
-      if (status[h] != entry.old ||
-          (isLive(h) && arrived[h] != entry.oldArrived))
-        c.outer.push_back({h, status[h], arrived[h]});
-    } else if (info[h].depth == depth && isLive(h)) {
+      if (handle(h).status != entry.old ||
+          (isLive(h) && handle(h).arrived != entry.oldArrived))
+        c.outer.push_back({h, handle(h).status, handle(h).arrived});
+    } else if (handle(h).info.depth == depth && isLive(h)) {
       c.localLive.push_back(h);
     }
   }
@@ -651,14 +681,15 @@ SmallVector<Change> Checker::blockDelta(const Collected &c) {
     if (change.status != Status::Live)
       delta.push_back(change);
   for (unsigned h : c.localLive)
-    delta.push_back({h, Status::Live, arrived[h]});
+    delta.push_back({h, Status::Live, handle(h).arrived});
   llvm::sort(delta, [](const Change &a, const Change &b) { return a.h < b.h; });
   return delta;
 }
 
 void Checker::apply(ArrayRef<Change> changes) {
   for (const Change &c : changes)
-    set(c.h, c.status, c.status == Status::Live ? c.arrived : arrived[c.h]);
+    set(c.h, c.status,
+        c.status == Status::Live ? c.arrived : handle(c.h).arrived);
 }
 
 SmallVector<Change>
@@ -676,14 +707,14 @@ Checker::mergeEffects(ArrayRef<ArrayRef<Change>> effects,
   }
   SmallVector<Change> merged;
   for (unsigned h : order) {
-    if (poisoned[h])
+    if (handle(h).poisoned)
       continue;
     auto &group = groups[h];
     bool allPresent = group.size() == effects.size();
     bool anyLive = !allPresent && isLive(h);
     bool anyDead = !allPresent && !isLive(h);
     bool allMoved = true;
-    uint64_t mask = allPresent ? ~uint64_t(0) : arrived[h];
+    uint64_t mask = allPresent ? ~uint64_t(0) : handle(h).arrived;
     for (auto &[b, c] : group) {
       (c.status == Status::Live ? anyLive : anyDead) = true;
       allMoved &= c.status == Status::Moved;
@@ -704,11 +735,11 @@ Checker::mergeEffects(ArrayRef<ArrayRef<Change>> effects,
         holder = llvm::find(present, 0) - present.begin();
       }
       report(h, holder);
-      poisoned[h] = true;
+      handle(h).poisoned = true;
       continue;
     }
     if (anyLive) {
-      if (mask != arrived[h])
+      if (mask != handle(h).arrived)
         merged.push_back({h, Status::Live, mask});
       continue;
     }
@@ -752,16 +783,16 @@ void Checker::handleExit(Block &block, const RegionContext &ctx,
         if (isa<StageType>(v.getType())) {
           f.h = lookup(v);
           if (f.h >= 0) {
-            f.arrived = arrived[f.h];
+            f.arrived = handle(f.h).arrived;
             if (transferable(f.h, term)) {
-              set(f.h, Status::Moved, arrived[f.h]);
-              lastConsume[f.h] = term;
+              set(f.h, Status::Moved, handle(f.h).arrived);
+              handle(f.h).lastConsume = term;
             }
           }
-        } else if (!tiles.empty() && isa<BaseMemRefType>(v.getType())) {
+        } else if (!func.tiles.empty() && isa<BaseMemRefType>(v.getType())) {
           checkTile(term, v);
-          auto it = tiles.find(v);
-          if (it != tiles.end()) {
+          auto it = func.tiles.find(v);
+          if (it != func.tiles.end()) {
             f.tile = it->second.handles;
             f.tilePayload = it->second.payload;
           }
@@ -777,7 +808,7 @@ void Checker::handleExit(Block &block, const RegionContext &ctx,
   Collected c = collect(mark);
   Operation *at = term ? term : ctx.parent;
   for (unsigned h : c.localLive) {
-    if (Operation *owner = info[h].owner) {
+    if (Operation *owner = handle(h).info.owner) {
       exitOwned(h, owner);
       continue;
     }
@@ -785,28 +816,21 @@ void Checker::handleExit(Block &block, const RegionContext &ctx,
                           << (cfgBlock ? cfgPhrase(ctx, blockIndex(cfgBlock))
                                        : regionPhrase(ctx));
     noteOrigin(diag, h);
-    poisoned[h] = true;
+    handle(h).poisoned = true;
   }
   exit.effect = std::move(c.outer);
   exits.push_back(std::move(exit));
 }
 
-void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
-                      SmallVectorImpl<Exit> &exits) {
-  // Reverse post order of the blocks reachable from the entry, found by an
-  // iterative DFS. An edge to a block still on the DFS stack is exactly an
-  // edge to a block that comes no later in reverse post order: a back edge.
-  // The DFS records every edge as a node id, so that the walk below needs no
-  // more lookups by block.
-  struct Node {
-    Block *block;
-    unsigned rpo = 0;
-    uint8_t dfs = 1; // 1: on the DFS stack, 2: done
-    bool backPred = false;
-    SmallVector<unsigned, 2> succs;
-  };
-  std::vector<Node> nodes;
-  DenseMap<Block *, unsigned> nodeOf;
+/// Finds the blocks of `region` reachable from its entry, in reverse post
+/// order, by an iterative DFS. An edge to a block still on the DFS stack is
+/// exactly an edge to a block that comes no later in reverse post order: a
+/// back edge. The DFS records every edge as a node id, so that the walk needs
+/// no more lookups by block.
+Checker::BlockGraph Checker::buildBlockGraph(Region &region) {
+  BlockGraph graph;
+  std::vector<CFGNode> &nodes = graph.nodes;
+  DenseMap<Block *, unsigned> &nodeOf = graph.nodeOf;
   SmallVector<unsigned> post;
   SmallVector<std::pair<unsigned, unsigned>> stack;
   nodes.push_back({&region.front()});
@@ -833,15 +857,18 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
     post.push_back(u);
     stack.pop_back();
   }
-  SmallVector<unsigned> rpo(post.rbegin(), post.rend());
-  for (auto [i, u] : llvm::enumerate(rpo))
+  graph.rpo.assign(post.rbegin(), post.rend());
+  for (auto [i, u] : llvm::enumerate(graph.rpo))
     nodes[u].rpo = i;
+  return graph;
+}
 
-  // The walk below only follows the blocks reachable from the entry, and the
-  // lowering leaves the others unconverted (an internal "unresolved
-  // materialization" error): reject a pipeline op or stage handle there.
+/// The walk only follows the blocks reachable from the entry, and the
+/// lowering leaves the others unconverted (an internal "unresolved
+/// materialization" error): rejects a pipeline op or stage handle there.
+void Checker::rejectUnreachableBlocks(Region &region, const BlockGraph &graph) {
   for (auto [index, block] : llvm::enumerate(region)) {
-    if (nodeOf.count(&block))
+    if (graph.nodeOf.count(&block))
       continue;
     auto isStage = [](Value v) { return isa<StageType>(v.getType()); };
     Operation *use = nullptr;
@@ -863,20 +890,186 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
         << " has no path from the entry block): remove the block or branch "
            "to it";
   }
+}
+
+/// Visits the operands of a branching terminator. Operands that a successor
+/// receives are passed on; any other stage operand is an ordinary use.
+void Checker::visitBranchOperands(Operation *term, BranchOpInterface branch) {
+  SmallVector<char> isForwarded(term->getNumOperands(), 0);
+  if (branch) {
+    for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
+      OperandRange fwd = branch.getSuccessorOperands(s).getForwardedOperands();
+      if (!fwd.empty())
+        for (unsigned j = 0; j < fwd.size(); ++j)
+          isForwarded[fwd.getBeginOperandIndex() + j] = 1;
+    }
+  }
+  auto iface = dyn_cast<StageUseOpInterface>(term);
+  for (OpOperand &operand : term->getOpOperands()) {
+    if (!isForwarded[operand.getOperandNumber()]) {
+      visitOperand(term, operand, iface);
+      continue;
+    }
+    Value v = operand.get();
+    if (isa<StageType>(v.getType())) {
+      int h = lookup(v);
+      if (h >= 0 && transferable(h, term))
+        handle(h).lastConsume = term;
+    } else if (!func.tiles.empty() && isa<BaseMemRefType>(v.getType())) {
+      checkTile(term, v);
+    }
+  }
+}
+
+/// The entry state that the edge from `term` to its successor `s` gives that
+/// successor: `base` (the state at the end of the block) with the handles
+/// forwarded to `succ`'s block arguments moved into the arguments' handles.
+/// `backEdgeTarget`: `succ` has a back edge into it (the arrivals are then
+/// not carried over).
+SmallVector<Change> Checker::edgeEntryState(Operation *term,
+                                            BranchOpInterface branch,
+                                            unsigned s, Block *succ,
+                                            bool backEdgeTarget,
+                                            ArrayRef<Change> base) {
+  SmallVector<Change> edge(base.begin(), base.end());
+  unsigned produced = 0;
+  std::optional<OperandRange> fwd;
+  if (branch) {
+    SuccessorOperands so = branch.getSuccessorOperands(s);
+    produced = so.getProducedOperandCount();
+    fwd = so.getForwardedOperands();
+  }
+  SmallVector<unsigned, 2> movedHere;
+  for (BlockArgument arg : succ->getArguments()) {
+    if (!isa<StageType>(arg.getType()))
+      continue;
+    unsigned k = arg.getArgNumber();
+    int src = -1;
+    if (fwd && k >= produced && k - produced < fwd->size())
+      src = lookup((*fwd)[k - produced]);
+    Fwd source;
+    if (src >= 0) {
+      source = {src, backEdgeTarget ? 0 : handle(src).arrived};
+      if (!handle(src).poisoned &&
+          llvm::is_contained(movedHere, unsigned(src))) {
+        auto diag = error(term) << "stage handle passed twice to "
+                                << blockName(blockIndex(succ));
+        noteOrigin(diag, src);
+        handle(src).poisoned = true;
+      }
+      movedHere.push_back(src);
+      auto it = llvm::find_if(
+          edge, [&](const Change &c) { return c.h == unsigned(src); });
+      if (isOuter(src)) {
+        if (it != edge.end())
+          it->status = Status::Moved;
+        else
+          edge.push_back({unsigned(src), Status::Moved, 0});
+      } else if (it != edge.end()) {
+        edge.erase(it);
+      }
+    }
+    // One handle per block argument, shared by all incoming edges.
+    int argId = lookup(arg);
+    if (argId < 0) {
+      HandleInfo hi{arg.getLoc(), false, depth, -1, Value(), nullptr};
+      if (src >= 0) {
+        hi = handle(src).info;
+        hi.depth = depth;
+        hi.owner = nullptr;
+      }
+      argId = newHandle(arg, hi, false);
+    }
+    if (src >= 0) {
+      unite(src, argId);
+      if (handle(src).poisoned)
+        handle(argId).poisoned = true;
+    }
+    if (!handle(argId).poisoned)
+      edge.push_back({unsigned(argId), Status::Live, source.arrived});
+  }
+  llvm::sort(edge, [](const Change &a, const Change &b) { return a.h < b.h; });
+  stats.edgeEntries += edge.size();
+  return edge;
+}
+
+/// A merge or (`back`) a back edge into `succ`: the handles held on the edge
+/// from `block` (`edge`) must be those held on the edge from `setter` that
+/// set `succ`'s entry state (`stored`); reports each handle held on one but
+/// not the other. On a merge, the arrivals are those of both edges.
+void Checker::mergeEdgeState(const RegionContext &ctx, Operation *term,
+                             Block *block, Block *setter, Block *succ,
+                             bool back, SmallVector<Change> &stored,
+                             ArrayRef<Change> edge) {
+  auto termOf = [&](Block *b) -> Operation * {
+    Operation *t = terminatorOf(*b);
+    return t ? t : ctx.parent;
+  };
+  auto report = [&](unsigned h, bool holderIsNew) {
+    if (handle(h).poisoned)
+      return;
+    Block *holder = holderIsNew ? block : setter;
+    Block *other = holderIsNew ? setter : block;
+    if (!back) {
+      auto diag = error(termOf(holder))
+                  << "stage handle leaks " << cfgPhrase(ctx, blockIndex(holder))
+                  << ": it is held on the edge to "
+                  << blockName(blockIndex(succ)) << " but not on the edge from "
+                  << blockName(blockIndex(other));
+      noteOrigin(diag, h);
+    } else if (holderIsNew) {
+      auto diag = error(term)
+                  << "stage handle leaks " << cfgPhrase(ctx, blockIndex(block))
+                  << ": it is still held on the back edge to "
+                  << blockName(blockIndex(succ));
+      noteOrigin(diag, h);
+    } else {
+      Operation *at = handle(h).lastConsume ? handle(h).lastConsume : term;
+      auto diag = error(at) << "stage handle held on entry to the loop at "
+                            << blockName(blockIndex(succ))
+                            << " is released inside it (back edge from "
+                            << blockName(blockIndex(block))
+                            << "): it is released again on the next iteration";
+      noteOrigin(diag, h);
+    }
+    handle(h).poisoned = true;
+  };
+  size_t x = 0, y = 0;
+  while (x < stored.size() || y < edge.size()) {
+    if (y == edge.size() || (x < stored.size() && stored[x].h < edge[y].h)) {
+      // Outer handle consumed only on the stored edge: this edge holds
+      // it; local handle live only on the stored edge: that one does.
+      report(stored[x].h, isOuter(stored[x].h));
+      ++x;
+    } else if (x == stored.size() || edge[y].h < stored[x].h) {
+      report(edge[y].h, !isOuter(edge[y].h));
+      ++y;
+    } else {
+      if (!back && stored[x].status == Status::Live)
+        stored[x].arrived &= edge[y].arrived;
+      ++x;
+      ++y;
+    }
+  }
+}
+
+/// Walks the blocks of a region with a CFG in reverse post order, each once,
+/// from its entry state (the state on the first edge into it); checks every
+/// later edge into a block against that state (mergeEdgeState) and records
+/// the exits of the region.
+void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
+                      SmallVectorImpl<Exit> &exits) {
+  BlockGraph graph = buildBlockGraph(region);
+  rejectUnreachableBlocks(region, graph);
 
   // Entry state of every block, as a delta from the region entry, and the
   // block whose edge set it.
-  std::vector<std::optional<SmallVector<Change>>> state(rpo.size());
-  SmallVector<Block *> setBy(rpo.size(), nullptr);
+  std::vector<std::optional<SmallVector<Change>>> state(graph.rpo.size());
+  SmallVector<Block *> setBy(graph.rpo.size(), nullptr);
   state[0] = blockDelta(collect(mark));
 
-  auto termOf = [&](Block *block) -> Operation * {
-    Operation *term = terminatorOf(*block);
-    return term ? term : ctx.parent;
-  };
-
-  for (unsigned i = 0; i < rpo.size(); ++i) {
-    const Node &node = nodes[rpo[i]];
+  for (unsigned i = 0; i < graph.rpo.size(); ++i) {
+    const CFGNode &node = graph.nodes[graph.rpo[i]];
     Block *block = node.block;
     assert(state[i] && "block reached before any of its predecessors");
     if (!state[i])
@@ -892,163 +1085,28 @@ void Checker::walkCFG(Region &region, const RegionContext &ctx, size_t mark,
     }
 
     ++stats.ops;
-    // Operands that a successor receives are passed on; any other stage
-    // operand of the terminator is an ordinary use.
     auto branch = dyn_cast<BranchOpInterface>(term);
-    SmallVector<char> isForwarded(term->getNumOperands(), 0);
-    if (branch) {
-      for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
-        OperandRange fwd =
-            branch.getSuccessorOperands(s).getForwardedOperands();
-        if (!fwd.empty())
-          for (unsigned j = 0; j < fwd.size(); ++j)
-            isForwarded[fwd.getBeginOperandIndex() + j] = 1;
-      }
-    }
-    auto iface = dyn_cast<StageUseOpInterface>(term);
-    for (OpOperand &operand : term->getOpOperands()) {
-      if (!isForwarded[operand.getOperandNumber()]) {
-        visitOperand(term, operand, iface);
-        continue;
-      }
-      Value v = operand.get();
-      if (isa<StageType>(v.getType())) {
-        int h = lookup(v);
-        if (h >= 0 && transferable(h, term))
-          lastConsume[h] = term;
-      } else if (!tiles.empty() && isa<BaseMemRefType>(v.getType())) {
-        checkTile(term, v);
-      }
-    }
+    visitBranchOperands(term, branch);
     defineResults(term);
 
     SmallVector<Change> base = blockDelta(collect(mark));
     for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
       Block *succ = term->getSuccessor(s);
-      const Node &succInfo = nodes[node.succs[s]];
+      const CFGNode &succInfo = graph.nodes[node.succs[s]];
       unsigned j = succInfo.rpo;
-      SmallVector<Change> edge = base;
-      unsigned produced = 0;
-      std::optional<OperandRange> fwd;
-      if (branch) {
-        SuccessorOperands so = branch.getSuccessorOperands(s);
-        produced = so.getProducedOperandCount();
-        fwd = so.getForwardedOperands();
-      }
-      SmallVector<unsigned, 2> movedHere;
-      for (BlockArgument arg : succ->getArguments()) {
-        if (!isa<StageType>(arg.getType()))
-          continue;
-        unsigned k = arg.getArgNumber();
-        int src = -1;
-        if (fwd && k >= produced && k - produced < fwd->size())
-          src = lookup((*fwd)[k - produced]);
-        Fwd source;
-        if (src >= 0) {
-          source = {src, succInfo.backPred ? 0 : arrived[src]};
-          if (!poisoned[src] && llvm::is_contained(movedHere, unsigned(src))) {
-            auto diag = error(term) << "stage handle passed twice to "
-                                    << blockName(blockIndex(succ));
-            noteOrigin(diag, src);
-            poisoned[src] = true;
-          }
-          movedHere.push_back(src);
-          auto it = llvm::find_if(
-              edge, [&](const Change &c) { return c.h == unsigned(src); });
-          if (isOuter(src)) {
-            if (it != edge.end())
-              it->status = Status::Moved;
-            else
-              edge.push_back({unsigned(src), Status::Moved, 0});
-          } else if (it != edge.end()) {
-            edge.erase(it);
-          }
-        }
-        // One handle per block argument, shared by all incoming edges.
-        int argId = lookup(arg);
-        if (argId < 0) {
-          HandleInfo hi{arg.getLoc(), false, depth, -1, Value(), nullptr};
-          if (src >= 0) {
-            hi = info[src];
-            hi.depth = depth;
-            hi.owner = nullptr;
-          }
-          argId = newHandle(arg, hi, false);
-        }
-        if (src >= 0) {
-          unite(src, argId);
-          if (poisoned[src])
-            poisoned[argId] = true;
-        }
-        if (!poisoned[argId])
-          edge.push_back({unsigned(argId), Status::Live, source.arrived});
-      }
-      llvm::sort(edge,
-                 [](const Change &a, const Change &b) { return a.h < b.h; });
-      stats.edgeEntries += edge.size();
-
+      SmallVector<Change> edge =
+          edgeEntryState(term, branch, s, succ, succInfo.backPred, base);
       if (!state[j]) {
         state[j] = std::move(edge);
         setBy[j] = block;
         continue;
       }
-
-      // A merge (j > i) or a back edge (j <= i): the handles held on this
-      // edge must be those held on the edge that set the entry state.
-      bool back = j <= i;
-      SmallVector<Change> &stored = *state[j];
-      auto report = [&](unsigned h, bool holderIsNew) {
-        if (poisoned[h])
-          return;
-        Block *holder = holderIsNew ? block : setBy[j];
-        Block *other = holderIsNew ? setBy[j] : block;
-        if (!back) {
-          auto diag =
-              error(termOf(holder))
-              << "stage handle leaks " << cfgPhrase(ctx, blockIndex(holder))
-              << ": it is held on the edge to " << blockName(blockIndex(succ))
-              << " but not on the edge from " << blockName(blockIndex(other));
-          noteOrigin(diag, h);
-        } else if (holderIsNew) {
-          auto diag = error(term) << "stage handle leaks "
-                                  << cfgPhrase(ctx, blockIndex(block))
-                                  << ": it is still held on the back edge to "
-                                  << blockName(blockIndex(succ));
-          noteOrigin(diag, h);
-        } else {
-          Operation *at = lastConsume[h] ? lastConsume[h] : term;
-          auto diag = error(at)
-                      << "stage handle held on entry to the loop at "
-                      << blockName(blockIndex(succ))
-                      << " is released inside it (back edge from "
-                      << blockName(blockIndex(block))
-                      << "): it is released again on the next iteration";
-          noteOrigin(diag, h);
-        }
-        poisoned[h] = true;
-      };
-      size_t x = 0, y = 0;
-      while (x < stored.size() || y < edge.size()) {
-        if (y == edge.size() ||
-            (x < stored.size() && stored[x].h < edge[y].h)) {
-          // Outer handle consumed only on the stored edge: this edge holds
-          // it; local handle live only on the stored edge: that one does.
-          report(stored[x].h, isOuter(stored[x].h));
-          ++x;
-        } else if (x == stored.size() || edge[y].h < stored[x].h) {
-          report(edge[y].h, !isOuter(edge[y].h));
-          ++y;
-        } else {
-          if (!back && stored[x].status == Status::Live)
-            stored[x].arrived &= edge[y].arrived;
-          ++x;
-          ++y;
-        }
-      }
+      // A merge (j > i) or a back edge (j <= i).
+      mergeEdgeState(ctx, term, block, setBy[j], succ, /*back=*/j <= i,
+                     *state[j], edge);
     }
   }
 }
-
 //===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
@@ -1098,7 +1156,7 @@ void Checker::visitOperand(Operation *op, OpOperand &operand,
   Type type = v.getType();
   if (auto stage = dyn_cast<StageType>(type)) {
     int h = lookup(v);
-    if (h < 0 || poisoned[h])
+    if (h < 0 || handle(h).poisoned)
       return;
     if (!iface)
       return reportEscape(h, op);
@@ -1108,7 +1166,7 @@ void Checker::visitOperand(Operation *op, OpOperand &operand,
       borrow(h, op, stage);
     return;
   }
-  if (!tiles.empty() && isa<BaseMemRefType>(type))
+  if (!func.tiles.empty() && isa<BaseMemRefType>(type))
     checkTile(op, v);
 }
 
@@ -1144,15 +1202,15 @@ void Checker::defineResults(Operation *op) {
     if (auto payload = dyn_cast<PayloadOp>(op)) {
       int h = lookup(payload.getStage());
       if (h >= 0)
-        tiles[result] = Tile{{unsigned(h)}, op};
-    } else if (!tiles.empty() && op->getNumRegions() == 0 &&
+        func.tiles[result] = Tile{{unsigned(h)}, op};
+    } else if (!func.tiles.empty() && op->getNumRegions() == 0 &&
                (isa<ViewLikeOpInterface>(op) || isPure(op))) {
       // A view, a cast, an arith.select: a tile of every stage whose tile
       // it may be.
       Tile derived{{}, nullptr};
       for (Value operand : op->getOperands()) {
-        auto it = tiles.find(operand);
-        if (it == tiles.end())
+        auto it = func.tiles.find(operand);
+        if (it == func.tiles.end())
           continue;
         if (!derived.payload)
           derived.payload = it->second.payload;
@@ -1161,7 +1219,7 @@ void Checker::defineResults(Operation *op) {
             derived.handles.push_back(h);
       }
       if (derived.payload)
-        tiles[result] = derived;
+        func.tiles[result] = derived;
     }
   }
   // A barrier taken by index and used may signal the stage it names: the
@@ -1174,21 +1232,22 @@ void Checker::defineResults(Operation *op) {
     if (auto index = op->getOperand(1).getDefiningOp<IndexOp>()) {
       h = lookup(index.getStage());
       if (h >= 0 &&
-          (info[h].root != root ||
+          (handle(h).info.root != root ||
            cast<StageType>(index.getStage().getType()).getRole() != role))
         h = -1;
     }
     if (h >= 0)
-      evidence[h] = 1;
+      handle(h).evidence = 1;
     else
-      (role == Role::consumer ? consumerRootSignalled : producerRootSignalled)
+      (role == Role::consumer ? func.consumerRootSignalled
+                              : func.producerRootSignalled)
           .insert(root.getAsOpaquePointer());
   }
   if (isa<ConsumerSignalAndStepOp>(op))
-    consumerRootSignalled.insert(
+    func.consumerRootSignalled.insert(
         getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
   if (isa<ProducerSignalAndStepOp>(op))
-    producerRootSignalled.insert(
+    func.producerRootSignalled.insert(
         getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
 }
 
@@ -1239,24 +1298,24 @@ void Checker::defineTileResults(ResultRange results,
         }
       }
     if (tile.payload)
-      tiles[result] = tile;
+      func.tiles[result] = tile;
   }
 }
 
 bool Checker::transferable(unsigned h, Operation *op) {
-  if (poisoned[h])
+  if (handle(h).poisoned)
     return false;
   if (!isLive(h)) {
     reportUseAfter(h, op, /*consuming=*/false);
     return false;
   }
-  if (Operation *owner = info[h].owner) {
+  if (Operation *owner = handle(h).info.owner) {
     auto diag = error(op) << "stage handle owned by the enclosing "
                           << owner->getName()
                           << " region is passed on: the region releases it "
                              "on exit";
     diag.attachNote(owner->getLoc()) << "region that owns the stage";
-    poisoned[h] = true;
+    handle(h).poisoned = true;
     return false;
   }
   return true;
@@ -1267,10 +1326,10 @@ Fwd Checker::moveIn(Value v, Operation *op) {
   f.h = lookup(v);
   if (f.h < 0)
     return f;
-  f.arrived = arrived[f.h];
+  f.arrived = handle(f.h).arrived;
   if (transferable(f.h, op)) {
-    set(f.h, Status::Moved, arrived[f.h]);
-    lastConsume[f.h] = op;
+    set(f.h, Status::Moved, handle(f.h).arrived);
+    handle(f.h).lastConsume = op;
   }
   return f;
 }
@@ -1283,46 +1342,46 @@ static bool isTileStage(StageType type) {
 void Checker::consume(unsigned h, Operation *op, StageType type) {
   if (!isLive(h))
     return reportUseAfter(h, op, /*consuming=*/true);
-  if (Operation *owner = info[h].owner) {
+  if (Operation *owner = handle(h).info.owner) {
     auto diag = error(op) << "stage handle owned by the enclosing "
                           << owner->getName()
                           << " region is released by hand: the region "
                              "releases it on exit";
     diag.attachNote(owner->getLoc()) << "region that owns the stage";
-    poisoned[h] = true;
+    handle(h).poisoned = true;
     return;
   }
   if (type.isConsumer()) {
     checkReleaseOrder(h, op);
-    if (poisoned[h])
+    if (handle(h).poisoned)
       return;
     auto release = dyn_cast<ReleaseOp>(op);
     if (release && isTileStage(type)) {
       // A tile pipeline's release only steps (the reference
       // InputConsumerStage.release): the stage needs a signal of its own.
-      pendingSignals.push_back({op, h});
+      func.pendingSignals.push_back({op, h});
     } else if (release) {
-      if (arrived[h] & subStageBit(release.getSubStage()))
+      if (handle(h).arrived & subStageBit(release.getSubStage()))
         reportDoubleSignal(h, op);
       else
         checkRepeatedSignal(h, op, type);
       // A signalling release on one path (an elected lane) counts as the
       // signal of a release_without_signal on the other path.
-      evidence[h] = 1;
+      handle(h).evidence = 1;
     } else if (isa<ReleaseWithoutSignalOp, StepOp>(op)) {
-      pendingSignals.push_back({op, h});
+      func.pendingSignals.push_back({op, h});
     }
   } else if (isa<CommitOp>(op)) {
     checkRepeatedSignal(h, op, type);
-    evidence[h] = 1;
+    handle(h).evidence = 1;
   } else if (isa<ReleaseOp, StepOp>(op)) {
     // A producer's release and step only step: its signal comes from
     // arrive, expect_tx (+ the copies), commit_mma, or the barrier handed
     // to another op.
-    pendingSignals.push_back({op, h});
+    func.pendingSignals.push_back({op, h});
   }
-  set(h, Status::Released, arrived[h]);
-  lastConsume[h] = op;
+  set(h, Status::Released, handle(h).arrived);
+  handle(h).lastConsume = op;
 }
 
 void Checker::borrow(unsigned h, Operation *op, StageType type) {
@@ -1334,12 +1393,12 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
     // The barrier handed to another op (nvgpu.mbarrier.arrive,
     // nvgpu.tma.async.load, nvvm.tcgen05.commit, ...) may be signalled.
     if (!op->use_empty())
-      evidence[h] = 1;
+      handle(h).evidence = 1;
     return;
   }
   // arrive, expect_tx, commit_mma, release_no_step, and any op of another
   // dialect that borrows the handle: it may signal the stage's barrier.
-  evidence[h] = 1;
+  handle(h).evidence = 1;
   if (!type.isConsumer())
     return checkRepeatedSignal(h, op, type);
   uint64_t bit;
@@ -1347,49 +1406,50 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
     bit = 1;
   } else if (auto release = dyn_cast<ReleaseNoStepOp>(op)) {
     bit = subStageBit(release.getSubStage());
-    if (arrived[h] & bit)
+    if (handle(h).arrived & bit)
       reportDoubleSignal(h, op);
   } else {
     return;
   }
   checkRepeatedSignal(h, op, type);
-  set(h, Status::Live, arrived[h] | bit);
-  lastArrive[h] = op;
+  set(h, Status::Live, handle(h).arrived | bit);
+  handle(h).lastArrive = op;
 }
 
 /// True when a handle carried from or into `h` is held on this path.
 bool Checker::familyHeld(unsigned h) {
-  int key = info[h].key;
+  int key = handle(h).info.key;
   if (key < 0)
     return true; // unknown pipeline: assume so
-  for (unsigned other : liveByKey[key])
+  for (unsigned other : func.liveByKey[key])
     if (isLive(other) && find(other) == find(h))
       return true;
   return false;
 }
 
 void Checker::checkTile(Operation *op, Value v) {
-  auto it = tiles.find(v);
-  if (it == tiles.end())
+  auto it = func.tiles.find(v);
+  if (it == func.tiles.end())
     return;
   Tile tile = it->second;
   for (unsigned h : tile.handles) {
-    if (poisoned[h])
+    if (handle(h).poisoned)
       continue;
     // Released on this path; or, in a later block of a CFG, consumed in an
     // earlier one (the handle is not part of the block's state) by a
     // release while nothing carried from it is held.
-    bool released = status[h] == Status::Released;
-    if (!released && status[h] == Status::Unborn && lastConsume[h] &&
-        releases(lastConsume[h]) && !familyHeld(h))
+    bool released = handle(h).status == Status::Released;
+    if (!released && handle(h).status == Status::Unborn &&
+        handle(h).lastConsume && releases(handle(h).lastConsume) &&
+        !familyHeld(h))
       released = true;
     if (!released)
       continue;
-    tiles.erase(v);
+    func.tiles.erase(v);
     auto diag = error(op) << "payload tile accessed after its stage was "
                              "released: the other role may already reuse it";
-    if (lastConsume[h])
-      diag.attachNote(lastConsume[h]->getLoc()) << "stage released here";
+    if (handle(h).lastConsume)
+      diag.attachNote(handle(h).lastConsume->getLoc()) << "stage released here";
     diag.attachNote(tile.payload->getLoc()) << "tile taken here";
     return;
   }
@@ -1401,14 +1461,14 @@ bool Checker::roleConflict(Operation *op, int key, Role role,
   // Inside a region whose own acquisition was already reported (its stage
   // is poisoned): the same conflict again, so report it once, not once per
   // nesting level.
-  for (unsigned other : liveByKey[key])
-    if (poisoned[other] && info[other].owner && isLive(other))
+  for (unsigned other : func.liveByKey[key])
+    if (handle(other).poisoned && handle(other).info.owner && isLive(other))
       return true;
   SmallVector<unsigned, 2> outstanding;
-  for (unsigned other : liveByKey[key]) {
-    if (poisoned[other] || !isLive(other))
+  for (unsigned other : func.liveByKey[key]) {
+    if (handle(other).poisoned || !isLive(other))
       continue;
-    if (Operation *owner = info[other].owner) {
+    if (Operation *owner = handle(other).info.owner) {
       auto diag = error(op);
       diag << "acquires a " << name << " stage inside a " << owner->getName()
            << " region that already owns the " << name
@@ -1438,39 +1498,39 @@ bool Checker::roleConflict(Operation *op, int key, Role role,
   }
   unsigned oldest =
       *llvm::min_element(outstanding, [&](unsigned a, unsigned b) {
-        return info[a].seq < info[b].seq;
+        return handle(a).info.seq < handle(b).info.seq;
       });
-  diag.attachNote(info[oldest].loc) << "outstanding stage acquired here";
+  diag.attachNote(handle(oldest).info.loc) << "outstanding stage acquired here";
   return true;
 }
 
 /// Consumer stages of a pipeline with consumer_depth > 1 are released in
 /// acquisition order: the producer waits on the stages in that order.
 void Checker::checkReleaseOrder(unsigned h, Operation *op) {
-  int key = info[h].key;
+  int key = handle(h).info.key;
   if (key < 0)
     return;
-  for (unsigned other : liveByKey[key]) {
-    if (other == h || poisoned[other] || !isLive(other) ||
-        info[other].seq >= info[h].seq || find(other) == find(h))
+  for (unsigned other : func.liveByKey[key]) {
+    if (other == h || handle(other).poisoned || !isLive(other) ||
+        handle(other).info.seq >= handle(h).info.seq || find(other) == find(h))
       continue;
     auto diag =
         error(op) << "releases a consumer stage while an older consumer stage "
                      "of this pipeline is still outstanding: stages are freed "
                      "in the order they were acquired, since the producer "
                      "waits on them in that order";
-    diag.attachNote(info[other].loc) << "older stage acquired here";
+    diag.attachNote(handle(other).info.loc) << "older stage acquired here";
     noteOrigin(diag, h);
-    poisoned[h] = true;
+    handle(h).poisoned = true;
     return;
   }
 }
 
 void Checker::exitOwned(unsigned h, Operation *owner) {
-  if (poisoned[h])
+  if (handle(h).poisoned)
     return;
   bool tile = isa<TilePipelineType>(owner->getOperand(0).getType());
-  if (isa<ConsumeOp>(owner) && !tile && (arrived[h] & 1))
+  if (isa<ConsumeOp>(owner) && !tile && (handle(h).arrived & 1))
     reportDoubleSignal(h, owner);
   else if (isa<ConsumeOp>(owner) && !tile)
     checkRepeatedSignal(
@@ -1478,7 +1538,7 @@ void Checker::exitOwned(unsigned h, Operation *owner) {
         cast<StageType>(owner->getRegion(0).getArgument(0).getType()));
   else if (isa<ConsumeExplicitOp, ProduceOp>(owner) ||
            (isa<ConsumeOp>(owner) && tile))
-    pendingSignals.push_back({owner, h});
+    func.pendingSignals.push_back({owner, h});
 }
 
 //===----------------------------------------------------------------------===//
@@ -1539,7 +1599,7 @@ void Checker::visitIndexSwitch(scf::IndexSwitchOp op) {
 }
 
 void Checker::reportLoopRelease(unsigned h, const RegionContext &ctx) {
-  Operation *at = lastConsume[h] ? lastConsume[h] : ctx.parent;
+  Operation *at = handle(h).lastConsume ? handle(h).lastConsume : ctx.parent;
   auto diag = error(at);
   switch (ctx.kind) {
   case RegionKind::ForBody:
@@ -1564,7 +1624,7 @@ void Checker::reportLoopRelease(unsigned h, const RegionContext &ctx) {
     break;
   }
   noteOrigin(diag, h);
-  poisoned[h] = true;
+  handle(h).poisoned = true;
 }
 
 void Checker::visitFor(scf::ForOp op) {
@@ -1578,7 +1638,7 @@ void Checker::visitFor(scf::ForOp op) {
     Fwd f;
     if (isa<StageType>(init.getType()))
       f = moveIn(init, op);
-    else if (!tiles.empty() && isa<BaseMemRefType>(init.getType()))
+    else if (!func.tiles.empty() && isa<BaseMemRefType>(init.getType()))
       checkTile(op, init);
     inits.push_back(f);
     args[op.getNumInductionVars() + j].source = f.h;
@@ -1595,8 +1655,8 @@ void Checker::visitFor(scf::ForOp op) {
   for (auto [j, init] : llvm::enumerate(op.getInitArgs())) {
     if (!isa<BaseMemRefType>(init.getType()))
       continue;
-    auto it = tiles.find(init);
-    if (it == tiles.end() || !yield || j >= yield->getNumOperands())
+    auto it = func.tiles.find(init);
+    if (it == func.tiles.end() || !yield || j >= yield->getNumOperands())
       continue;
     Tile t0 = it->second;
     Value arg = op.getBody()->getArgument(numIVs + j);
@@ -1635,7 +1695,7 @@ void Checker::visitFor(scf::ForOp op) {
   RegionContext ctx{RegionKind::ForBody, op};
   RegionResult body = walkRegion(op.getRegion(), ctx, args);
   for (const Change &c : body.effect)
-    if (c.status != Status::Live && !poisoned[c.h])
+    if (c.status != Status::Live && !handle(c.h).poisoned)
       reportLoopRelease(c.h, ctx);
   defineCarriedResults(op->getResults(), {&body}, inits);
   for (auto [j, result] : llvm::enumerate(op->getResults())) {
@@ -1649,7 +1709,7 @@ void Checker::visitFor(scf::ForOp op) {
         tile.handles.push_back(h);
     }
     if (!tile.handles.empty())
-      tiles[result] = tile;
+      func.tiles[result] = tile;
   }
 }
 
@@ -1658,13 +1718,13 @@ void Checker::visitWhile(scf::WhileOp op) {
   for (auto [j, init] : llvm::enumerate(op.getInits())) {
     if (isa<StageType>(init.getType()))
       beforeArgs[j].source = moveIn(init, op).h;
-    else if (!tiles.empty() && isa<BaseMemRefType>(init.getType()))
+    else if (!func.tiles.empty() && isa<BaseMemRefType>(init.getType()))
       checkTile(op, init);
   }
   RegionContext beforeCtx{RegionKind::WhileBefore, op};
   RegionResult before = walkRegion(op.getBefore(), beforeCtx, beforeArgs);
   for (const Change &c : before.effect)
-    if (c.status != Status::Live && !poisoned[c.h])
+    if (c.status != Status::Live && !handle(c.h).poisoned)
       reportLoopRelease(c.h, beforeCtx);
 
   SmallVector<ArgDef> afterArgs(op.getAfterArguments().size());
@@ -1675,7 +1735,7 @@ void Checker::visitWhile(scf::WhileOp op) {
   RegionContext afterCtx{RegionKind::WhileAfter, op};
   RegionResult after = walkRegion(op.getAfter(), afterCtx, afterArgs);
   for (const Change &c : after.effect)
-    if (c.status != Status::Live && !poisoned[c.h])
+    if (c.status != Status::Live && !handle(c.h).poisoned)
       reportLoopRelease(c.h, afterCtx);
   // What the body yields is what the next condition receives.
   for (const SmallVector<Fwd> &fwd : after.exitFwd)
@@ -1722,7 +1782,7 @@ void Checker::visitUnknownRegionOp(Operation *op) {
     RegionContext ctx{RegionKind::Other, op};
     RegionResult result = walkRegion(region, ctx, {});
     for (const Change &c : result.effect)
-      if (c.status != Status::Live && !poisoned[c.h])
+      if (c.status != Status::Live && !handle(c.h).poisoned)
         reportLoopRelease(c.h, ctx);
   }
   defineResults(op);
@@ -1733,12 +1793,13 @@ void Checker::visitUnknownRegionOp(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 void Checker::reportUseAfter(unsigned h, Operation *op, bool consuming) {
-  Status s = status[h];
+  Status s = handle(h).status;
   // In a CFG, a handle consumed in an earlier block is just not live here:
   // tell a release from a pass-on by the last op that consumed it.
   if (s == Status::Unborn)
-    s = lastConsume[h] && !releases(lastConsume[h]) ? Status::Moved
-                                                    : Status::Released;
+    s = handle(h).lastConsume && !releases(handle(h).lastConsume)
+            ? Status::Moved
+            : Status::Released;
   auto diag = error(op);
   if (s == Status::Moved)
     diag << "stage handle used after it was passed on";
@@ -1748,11 +1809,11 @@ void Checker::reportUseAfter(unsigned h, Operation *op, bool consuming) {
     diag << "stage handle used after release";
   if (s == Status::Moved)
     noteConsume(diag, h, "");
-  else if (lastConsume[h])
-    diag.attachNote(lastConsume[h]->getLoc())
+  else if (handle(h).lastConsume)
+    diag.attachNote(handle(h).lastConsume->getLoc())
         << (consuming ? "first released here" : "released here");
   noteOrigin(diag, h);
-  poisoned[h] = true;
+  handle(h).poisoned = true;
 }
 
 void Checker::reportEscape(unsigned h, Operation *op) {
@@ -1768,7 +1829,7 @@ void Checker::reportEscape(unsigned h, Operation *op) {
          << "', which does not declare whether it consumes or borrows it "
             "(pmlir::StageUseOpInterface)";
   noteOrigin(diag, h);
-  poisoned[h] = true;
+  handle(h).poisoned = true;
 }
 
 /// The sub-stage barrier a signal of `op` on a stage of `type` arrives on,
@@ -1856,9 +1917,9 @@ static bool runsAfter(Operation *first, Operation *second, std::string &path) {
 /// each branch of an scf.if) are not a repetition.
 void Checker::checkRepeatedSignal(unsigned h, Operation *op, StageType type) {
   int sub = signalSubStage(op, type);
-  if (sub < 0 || poisoned[h])
+  if (sub < 0 || handle(h).poisoned)
     return;
-  for (Operation *prior : signalOps[h]) {
+  for (Operation *prior : handle(h).signalOps) {
     if (signalSubStage(prior, type) != sub)
       continue;
     if (type.isProducer() && !producerRepeats(prior, op))
@@ -1889,12 +1950,12 @@ void Checker::checkRepeatedSignal(unsigned h, Operation *op, StageType type) {
     if (!why.empty())
       diag << " (" << llvm::join(why, "; ") << ")";
     diag.attachNote(prior->getLoc()) << "first arrival here";
-    if (info[h].loc != op->getLoc())
+    if (handle(h).info.loc != op->getLoc())
       noteOrigin(diag, h);
-    poisoned[h] = true;
+    handle(h).poisoned = true;
     return;
   }
-  signalOps[h].push_back(op);
+  handle(h).signalOps.push_back(op);
 }
 
 /// Ops that step a role without a handle (consumer_step, producer_step,
@@ -1910,8 +1971,8 @@ void Checker::checkStepWhileHeld(Operation *op) {
     return;
   Value root = getRootPipeline(op->getOperand(0));
   int key = keyFor(root, role);
-  for (unsigned other : liveByKey[key]) {
-    if (poisoned[other] || !isLive(other))
+  for (unsigned other : func.liveByKey[key]) {
+    if (handle(other).poisoned || !isLive(other))
       continue;
     StringRef name = stringifyRole(role);
     auto diag = error(op) << op->getName() << " steps the " << name
@@ -1921,11 +1982,11 @@ void Checker::checkStepWhileHeld(Operation *op) {
                           << name
                           << " skips a stage and its next wait uses the wrong "
                              "stage and phase (hang)";
-    if (Operation *owner = info[other].owner)
+    if (Operation *owner = handle(other).info.owner)
       diag.attachNote(owner->getLoc()) << "region that holds the stage";
     else
       noteOrigin(diag, other);
-    poisoned[other] = true;
+    handle(other).poisoned = true;
     return;
   }
 }
@@ -1943,30 +2004,31 @@ void Checker::reportDoubleSignal(unsigned h, Operation *op) {
     diag << "double signal: release arrives on the empty barrier of this "
             "consumer stage, which was already arrived on (end it with "
             "release_without_signal)";
-  if (lastArrive[h])
-    diag.attachNote(lastArrive[h]->getLoc()) << "first arrival here";
-  if (info[h].loc != op->getLoc())
+  if (handle(h).lastArrive)
+    diag.attachNote(handle(h).lastArrive->getLoc()) << "first arrival here";
+  if (handle(h).info.loc != op->getLoc())
     noteOrigin(diag, h);
-  poisoned[h] = true;
+  handle(h).poisoned = true;
 }
 
 void Checker::finishFunction() {
-  if (pendingSignals.empty())
+  if (func.pendingSignals.empty())
     return;
-  std::vector<char> familySignalled(info.size(), 0);
-  for (unsigned h = 0; h < info.size(); ++h)
-    if (evidence[h])
+  std::vector<char> familySignalled(func.handles.size(), 0);
+  for (unsigned h = 0; h < func.handles.size(); ++h)
+    if (handle(h).evidence)
       familySignalled[find(h)] = 1;
-  for (const Pending &p : pendingSignals) {
+  for (const Pending &p : func.pendingSignals) {
     unsigned h = p.h;
     bool producer =
         isa<ProduceOp>(p.op) ||
         (!isa<ConsumeOp, ConsumeExplicitOp>(p.op) &&
          cast<StageType>(p.op->getOperand(0).getType()).isProducer());
     auto &rootSignalled =
-        producer ? producerRootSignalled : consumerRootSignalled;
-    if (poisoned[h] || familySignalled[find(h)] || !info[h].root ||
-        rootSignalled.contains(info[h].root.getAsOpaquePointer()))
+        producer ? func.producerRootSignalled : func.consumerRootSignalled;
+    if (handle(h).poisoned || familySignalled[find(h)] ||
+        !handle(h).info.root ||
+        rootSignalled.contains(handle(h).info.root.getAsOpaquePointer()))
       continue;
     if (producer) {
       auto diag = error(p.op) << "missing signal: nothing arrives on the "
@@ -1980,7 +2042,7 @@ void Checker::finishFunction() {
               "pipeline.arrive, pipeline.expect_tx and the TMA loads on "
               "pipeline.mbar, pipeline.commit_mma, or end the stage with "
               "pipeline.commit)";
-      if (info[h].loc != p.op->getLoc())
+      if (handle(h).info.loc != p.op->getLoc())
         noteOrigin(diag, h);
       continue;
     }
@@ -1995,7 +2057,7 @@ void Checker::finishFunction() {
       diag << " (on a tile pipeline, release and the consume exit only step, "
               "as in the reference: free the stage with pipeline.release_mma "
               "or pipeline.arrive)";
-    if (info[h].loc != p.op->getLoc())
+    if (handle(h).info.loc != p.op->getLoc())
       noteOrigin(diag, h);
   }
 }
@@ -2034,27 +2096,7 @@ void Checker::analyzeFunction(FunctionOpInterface fn) {
                    "function this deep";
     return;
   }
-  info.clear();
-  status.clear();
-  arrived.clear();
-  poisoned.clear();
-  evidence.clear();
-  lastConsume.clear();
-  lastArrive.clear();
-  signalOps.clear();
-  producerRootSignalled.clear();
-  parent.clear();
-  stamp.clear();
-  stampCounter = 0;
-  log.clear();
-  ids.clear();
-  blockIndices.clear();
-  tiles.clear();
-  keyIds.clear();
-  liveByKey.clear();
-  seqCounter = 0;
-  consumerRootSignalled.clear();
-  pendingSignals.clear();
+  func = FunctionState();
   depth = 0;
 
   SmallVector<ArgDef> args(body.getNumArguments());

@@ -1,6 +1,6 @@
 //===- AttachNVVMTarget.cpp - pipeline-attach-nvvm-target -------*- C++ -*-===//
 
-#include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Lowering/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -8,7 +8,7 @@
 
 namespace pmlir {
 #define GEN_PASS_DEF_ATTACHNVVMTARGET
-#include "pipeline/Pipelines/Passes.h.inc"
+#include "pipeline/Lowering/Passes.h.inc"
 } // namespace pmlir
 
 using namespace mlir;

@@ -1,4 +1,4 @@
-//===- CudaTarget.h - chips, PTX versions and ptxas -------------*- C++ -*-===//
+//===- CudaToolkit.h - chips, PTX versions and ptxas ------------*- C++ -*-===//
 //
 // What pipeline-mlir knows about NVIDIA targets: the chips it compiles for,
 // the PTX ISA version each one needs, and how to find a ptxas that can
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPELINE_TARGET_CUDATARGET_H
-#define PIPELINE_TARGET_CUDATARGET_H
+#ifndef PIPELINE_TOOLKIT_CUDATOOLKIT_H
+#define PIPELINE_TOOLKIT_CUDATOOLKIT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -108,4 +108,4 @@ llvm::Expected<std::string> findPtxasFor(llvm::StringRef cudaPath,
 
 } // namespace pmlir::cuda
 
-#endif // PIPELINE_TARGET_CUDATARGET_H
+#endif // PIPELINE_TOOLKIT_CUDATOOLKIT_H

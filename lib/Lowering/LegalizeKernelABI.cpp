@@ -1,7 +1,7 @@
 //===- LegalizeKernelABI.cpp - pipeline-legalize-kernel-abi -----*- C++ -*-===//
 
-#include "pipeline/Pipelines/Pipelines.h"
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Lowering/Pipelines.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,7 +15,7 @@
 
 namespace pmlir {
 #define GEN_PASS_DEF_LEGALIZEKERNELABI
-#include "pipeline/Pipelines/Passes.h.inc"
+#include "pipeline/Lowering/Passes.h.inc"
 } // namespace pmlir
 
 using namespace mlir;

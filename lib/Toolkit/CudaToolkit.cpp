@@ -1,6 +1,6 @@
-//===- CudaTarget.cpp - chips, PTX versions and ptxas -----------*- C++ -*-===//
+//===- CudaToolkit.cpp - chips, PTX versions and ptxas ----------*- C++ -*-===//
 
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

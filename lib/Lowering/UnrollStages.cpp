@@ -29,7 +29,7 @@
 
 #include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
-#include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Lowering/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -39,7 +39,7 @@
 
 namespace pmlir {
 #define GEN_PASS_DEF_UNROLLSTAGES
-#include "pipeline/Pipelines/Passes.h.inc"
+#include "pipeline/Lowering/Passes.h.inc"
 } // namespace pmlir
 
 using namespace mlir;

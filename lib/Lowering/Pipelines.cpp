@@ -1,9 +1,9 @@
 //===- Pipelines.cpp - named pass pipelines to NVVM and cubin ---*- C++ -*-===//
 
-#include "pipeline/Pipelines/Pipelines.h"
+#include "pipeline/Lowering/Pipelines.h"
 #include "pipeline/Conversion/Passes.h"
 #include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,7 +22,7 @@ using namespace pmlir;
 
 namespace pmlir {
 #define GEN_PASS_REGISTRATION
-#include "pipeline/Pipelines/Passes.h.inc"
+#include "pipeline/Lowering/Passes.h.inc"
 } // namespace pmlir
 
 llvm::Expected<NVVMLoweringConfig>

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PIPELINE_PIPELINES_PIPELINES_H
-#define PIPELINE_PIPELINES_PIPELINES_H
+#ifndef PIPELINE_LOWERING_PIPELINES_H
+#define PIPELINE_LOWERING_PIPELINES_H
 
-#include "pipeline/Target/CudaTarget.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
@@ -21,7 +21,7 @@
 namespace pmlir {
 
 #define GEN_PASS_DECL
-#include "pipeline/Pipelines/Passes.h.inc"
+#include "pipeline/Lowering/Passes.h.inc"
 
 /// Options shared by both pipelines. Their names are those of
 /// pipeline-compile's options (opt-level, use-bare-ptr-memref-call-conv,
@@ -129,4 +129,4 @@ void registerPipelinePipelines();
 
 } // namespace pmlir
 
-#endif // PIPELINE_PIPELINES_PIPELINES_H
+#endif // PIPELINE_LOWERING_PIPELINES_H

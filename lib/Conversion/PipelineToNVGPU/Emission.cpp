@@ -1,0 +1,534 @@
+//===- Emission.cpp - barrier and role-state emission -----------*- C++ -*-===//
+//
+// What the patterns of the pipeline-to-NVGPU lowering emit: constants, the
+// role state (load, store, step), barrier addressing (full/empty ids,
+// pointers), waits (parity loops, with or without the hang report),
+// arrivals (local, remote, multicast), expect_tx-free signals and
+// tcgen05.commit. The barrier layout is described in PipelineToNVGPU.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineToNVGPUInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace pmlir;
+
+namespace pmlir::nvgpu_lowering {
+
+/// Suspend-time hint of the blocking waits, in nanoseconds (0x989680, the
+/// value of CUTLASS and Mojo).
+static constexpr int64_t kSuspendTimeHintNs = 10000000;
+/// The stage register's bits that hold the stage when it also holds the lap.
+static constexpr int64_t kLapShift = 16;
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value constInt(OpBuilder &b, Location loc, int64_t v, unsigned width) {
+  return arith::ConstantIntOp::create(b, loc, v, width);
+}
+
+/// The stage index that pipeline-unroll-stages proved for the op being
+/// lowered (kKnownStageAttrName), if any; never with the hang report.
+static std::optional<int64_t> knownStage(const Lowered &l) {
+  if (!l.op || l.hangReportOn())
+    return std::nullopt;
+  auto attr = l.op->getAttrOfType<IntegerAttr>(kKnownStageAttrName);
+  if (!attr)
+    return std::nullopt;
+  return attr.getInt();
+}
+
+RoleState loadRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
+  bool prod = role == Role::producer;
+  if (std::optional<int64_t> known = knownStage(l)) {
+    Value phase =
+        memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
+    return {constInt(b, loc, *known, 32), phase, Value()};
+  }
+  Value raw = memref::LoadOp::create(b, loc, prod ? l.prodStage : l.consStage);
+  Value phase =
+      memref::LoadOp::create(b, loc, prod ? l.prodPhase : l.consPhase);
+  if (!l.hangReportOn())
+    return {raw, phase, Value()};
+  Value stage = arith::AndIOp::create(
+      b, loc, raw, constInt(b, loc, (int64_t(1) << kLapShift) - 1, 32));
+  Value lap =
+      arith::ShRUIOp::create(b, loc, raw, constInt(b, loc, kLapShift, 32));
+  return {stage, phase, lap};
+}
+
+void storeRole(OpBuilder &b, Location loc, const Lowered &l, Role role,
+               RoleState state) {
+  bool prod = role == Role::producer;
+  memref::StoreOp::create(b, loc, state.stage,
+                          prod ? l.prodStage : l.consStage);
+  memref::StoreOp::create(b, loc, state.phase,
+                          prod ? l.prodPhase : l.consPhase);
+}
+
+void stepRole(OpBuilder &b, Location loc, const Lowered &l, Role role) {
+  RoleState state = loadRole(b, loc, l, role);
+  if (std::optional<int64_t> known = knownStage(l)) {
+    // A known stage steps to a constant; only the wrap flips the phase.
+    int64_t next = *known + 1;
+    bool wrap = next == l.type.getStages();
+    Value phase = state.phase;
+    if (wrap)
+      phase = arith::XOrIOp::create(b, loc, phase, constInt(b, loc, 1, 1));
+    storeRole(b, loc, l, role,
+              {constInt(b, loc, wrap ? 0 : next, 32), phase, Value()});
+    return;
+  }
+  Value next =
+      arith::AddIOp::create(b, loc, state.stage, constInt(b, loc, 1, 32));
+  Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                     constInt(b, loc, l.type.getStages(), 32));
+  Value stage =
+      arith::SelectOp::create(b, loc, wrap, constInt(b, loc, 0, 32), next);
+  Value phase = arith::XOrIOp::create(b, loc, state.phase, wrap);
+  if (state.lap) {
+    Value lap = arith::AddIOp::create(
+        b, loc, state.lap,
+        arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap));
+    Value high =
+        arith::ShLIOp::create(b, loc, lap, constInt(b, loc, kLapShift, 32));
+    stage = arith::OrIOp::create(b, loc, high, stage);
+  }
+  storeRole(b, loc, l, role, {stage, phase, Value()});
+}
+
+/// True when `role` steps when it acquires a stage rather than when it
+/// releases it: a consumer that may hold several stages (consumer_depth > 1)
+/// advances its read position at each acquire, and each release signals the
+/// stage its handle names (CUTLASS's separate read and release states).
+static bool stepsAtAcquire(const Lowered &l, Role role) {
+  return role == Role::consumer && l.type.getConsumerDepth() > 1;
+}
+
+void stepAtRelease(OpBuilder &b, Location loc, const Lowered &l, Role role) {
+  if (!stepsAtAcquire(l, role))
+    stepRole(b, loc, l, role);
+}
+
+Value toIndex(OpBuilder &b, Location loc, Value stageI32) {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), stageI32);
+}
+
+Value fullBarrierId(OpBuilder &b, Location loc, PipelineType type, Value stage,
+                    unsigned sub) {
+  Value id = stage;
+  if (type.getProducerSubStages() != 1)
+    id = arith::MulIOp::create(b, loc, id,
+                               constIndex(b, loc, type.getProducerSubStages()));
+  if (sub != 0)
+    id = arith::AddIOp::create(b, loc, id, constIndex(b, loc, sub));
+  return id;
+}
+
+Value emptyBarrierId(OpBuilder &b, Location loc, PipelineType type, Value stage,
+                     unsigned sub) {
+  Value id = stage;
+  if (type.getConsumerSubStages() != 1)
+    id = arith::MulIOp::create(b, loc, id,
+                               constIndex(b, loc, type.getConsumerSubStages()));
+  int64_t base = type.getNumFullBarriers() + sub;
+  return arith::AddIOp::create(b, loc, id, constIndex(b, loc, base));
+}
+
+Value waitBarrierId(OpBuilder &b, Location loc, PipelineType type, Role role,
+                    Value stage, unsigned sub) {
+  return role == Role::producer ? emptyBarrierId(b, loc, type, stage, sub)
+                                : fullBarrierId(b, loc, type, stage, sub);
+}
+
+Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type, Role role,
+                      Value stage, unsigned sub) {
+  return role == Role::producer ? fullBarrierId(b, loc, type, stage, sub)
+                                : emptyBarrierId(b, loc, type, stage, sub);
+}
+
+/// Shared-memory pointer to barrier `id`.
+static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
+                            Value id) {
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), barriers, id);
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, shared, address);
+}
+
+/// Blocking wait for the phase with parity `phase` of barrier `id`: a
+/// try_wait.parity loop with the suspend-time hint (ptxas keeps the first
+/// try inline and moves the retry out of line).
+///
+/// `convergent`: the try is the NVVM intrinsic in an scf.while instead of
+/// upstream's inline-asm loop (nvgpu.mbarrier.try_wait.parity). LLVM knows
+/// the intrinsic to be convergent and never duplicates it into the two
+/// paths of a divergent branch; an inline-asm wait between two `scf.if`s
+/// on the same lane predicate (as in a stage-unrolled loop whose copies
+/// each let lane 0 signal) is threaded by SimplifyCFG into one copy per
+/// path, and the diverged warp then runs each path's waits in turn.
+static void waitParityLoop(OpBuilder &b, Location loc, Value barriers, Value id,
+                           Value phase, bool convergent) {
+  if (!convergent) {
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, barriers, phase, constIndex(b, loc, kSuspendTimeHintNs), id);
+    return;
+  }
+  Value pointer = barrierPointer(b, loc, barriers, id);
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
+  Value hint = constInt(b, loc, kSuspendTimeHintNs, 32);
+  scf::WhileOp::create(
+      b, loc, TypeRange(), ValueRange(),
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        Value ready = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(),
+                                                      pointer, parity, hint);
+        Value waiting =
+            arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+        scf::ConditionOp::create(b, loc, waiting, ValueRange());
+      },
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+Value tryWaitParity(OpBuilder &b, Location loc, Value barriers, Value id,
+                    Value phase) {
+  Value pointer = barrierPointer(b, loc, barriers, id);
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), phase).getResult();
+  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer, parity,
+                                         /*ticks=*/Value());
+}
+
+void ifElected(OpBuilder &b, Location loc, Value elect,
+               function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, elect, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}
+
+//===----------------------------------------------------------------------===//
+// Hang report
+//===----------------------------------------------------------------------===//
+
+/// Words of the hang record (see HangReport).
+enum HangWord : int64_t {
+  kHangState = 0,
+  kHangSite,
+  kHangStage,
+  kHangParity,
+  kHangLap,
+  kHangCtaX,
+  kHangCtaY,
+  kHangCtaZ,
+  kHangWarp,
+  kHangLane,
+  kHangClusterRank,
+  kHangMagic,
+};
+static constexpr int64_t kHangMagicValue = 0x50484E47;
+
+/// Slow-path polling interval of a wait with the hang report, in ns: the
+/// try_wait suspends at most this long before the clock is checked again.
+static constexpr int64_t kHangPollNs = 1000000;
+
+/// The record write of a hung wait: the first thread to claim the record
+/// (compare-and-swap of word 0 from 0 to 1) fills it and publishes it
+/// (system-scope fence, then word 0 = 2). Does nothing without a buffer.
+/// Returns true in the thread that wrote the record, and in every thread
+/// when there is no buffer: the threads that may end the kernel without
+/// losing a record another thread is still writing.
+static Value writeHangRecord(OpBuilder &b, Location loc, unsigned site,
+                             const RoleState &state) {
+  MLIRContext *ctx = b.getContext();
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value bufferAddr =
+      LLVM::AddressOfOp::create(b, loc, globalPtr, kHangBufferSymbol);
+  Value buffer = LLVM::LoadOp::create(b, loc, i64, bufferAddr,
+                                      /*alignment=*/8, /*isVolatile=*/true);
+  Value hasBuffer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
+                            arith::ConstantIntOp::create(b, loc, 0, 64));
+  auto ifBuffer = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, hasBuffer,
+                                    /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifBuffer.getElseRegion().front());
+    scf::YieldOp::create(b, loc, ValueRange{constInt(b, loc, 1, 1)});
+    b.setInsertionPointToStart(&ifBuffer.getThenRegion().front());
+    Value record = LLVM::IntToPtrOp::create(b, loc, genericPtr, buffer);
+    auto word = [&](int64_t index) -> Value {
+      return LLVM::GEPOp::create(b, loc, genericPtr, i32, record,
+                                 ArrayRef<LLVM::GEPArg>{int32_t(index)});
+    };
+    Value claim = LLVM::AtomicCmpXchgOp::create(
+        b, loc, word(kHangState), constInt(b, loc, 0, 32),
+        constInt(b, loc, 1, 32), LLVM::AtomicOrdering::acq_rel,
+        LLVM::AtomicOrdering::monotonic);
+    Value claimed =
+        LLVM::ExtractValueOp::create(b, loc, claim, ArrayRef<int64_t>{1});
+    ifElected(b, loc, claimed, [&] {
+      auto store = [&](int64_t index, Value v) {
+        if (v.getType() != i32)
+          v = v.getType().isInteger(1)
+                  ? arith::ExtUIOp::create(b, loc, i32, v).getResult()
+                  : arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
+        LLVM::StoreOp::create(b, loc, v, word(index), /*alignment=*/4,
+                              /*isVolatile=*/true);
+      };
+      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+      Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+      Value bx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+      Value by = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
+      Value linear = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc,
+              arith::AddIOp::create(b, loc,
+                                    arith::MulIOp::create(b, loc, tz, by), ty),
+              bx),
+          tid);
+      store(kHangSite, constInt(b, loc, site, 32));
+      store(kHangStage, state.stage);
+      store(kHangParity, state.phase);
+      store(kHangLap, state.lap);
+      store(kHangCtaX, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+      store(kHangCtaY, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+      store(kHangCtaZ, gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+      store(kHangWarp,
+            arith::DivUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
+      store(kHangLane,
+            arith::RemUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
+      store(kHangClusterRank, NVVM::ClusterId::create(b, loc, i32));
+      store(kHangMagic, constInt(b, loc, kHangMagicValue, 32));
+      NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
+      store(kHangState, constInt(b, loc, 2, 32));
+    });
+    scf::YieldOp::create(b, loc, ValueRange{claimed});
+  }
+  return ifBuffer.getResult(0);
+}
+
+/// A wait with the hang report: the fast path is the first iteration of the
+/// usual wait loop (one try_wait with the suspend-time hint, which returns
+/// as soon as the phase completes); if it times out, try_wait with a short
+/// suspend until the phase completes, and once `cycles` clock cycles have
+/// passed, report (once); the thread that wrote the report traps unless
+/// `keepWaiting` (the others wait on, so that no trap ends the kernel
+/// before the record is complete).
+static void waitWithHangReport(OpBuilder &b, Location loc, const Lowered &l,
+                               unsigned site, Value id,
+                               const RoleState &state) {
+  Value pointer = barrierPointer(b, loc, l.barriers, id);
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), state.phase).getResult();
+  Value first =
+      NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), pointer, parity,
+                                      constInt(b, loc, kSuspendTimeHintNs, 32));
+  Value notYet = arith::XOrIOp::create(b, loc, first, constInt(b, loc, 1, 1));
+  ifElected(b, loc, notYet, [&] {
+    Type i64 = b.getI64Type();
+    Value start = NVVM::Clock64Op::create(b, loc, i64);
+    Value poll = constInt(b, loc, kHangPollNs, 32);
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{b.getI1Type()}, ValueRange{constInt(b, loc, 0, 1)},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value ready = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(),
+                                                        pointer, parity, poll);
+          Value waiting =
+              arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+          scf::ConditionOp::create(b, loc, waiting, args);
+        },
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value reported = args.front();
+          Value now = NVVM::Clock64Op::create(b, loc, i64);
+          Value elapsed = arith::SubIOp::create(b, loc, now, start);
+          Value expired =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, elapsed,
+                                    arith::ConstantIntOp::create(
+                                        b, loc, int64_t(l.hang->cycles), 64));
+          Value fresh = arith::AndIOp::create(
+              b, loc, expired,
+              arith::XOrIOp::create(b, loc, reported, constInt(b, loc, 1, 1)));
+          ifElected(b, loc, fresh, [&] {
+            Value wrote = writeHangRecord(b, loc, site, state);
+            if (!l.hang->keepWaiting)
+              ifElected(b, loc, wrote, [&] { LLVM::Trap::create(b, loc); });
+          });
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{arith::OrIOp::create(b, loc, reported, expired)});
+        });
+    (void)loop;
+  });
+}
+
+void waitParity(OpBuilder &b, Location loc, const Lowered &l, Role role,
+                Value id, const RoleState &state) {
+  if (l.hangReportOn()) {
+    auto it = l.hang->siteIds.find(l.op);
+    if (it != l.hang->siteIds.end())
+      return waitWithHangReport(b, loc, l, it->second, id, state);
+  }
+  // The ops of a stage-unrolled loop (known stage) wait with the
+  // convergent form; the others keep upstream's wait.
+  waitParityLoop(b, loc, l.barriers, id, state.phase,
+                 /*convergent=*/knownStage(l).has_value());
+}
+
+/// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
+static Value leaderCtaRank(OpBuilder &b, Location loc) {
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  return arith::AndIOp::create(b, loc, rank, constInt(b, loc, -2, 32));
+}
+
+ConsumerTargets consumerTargets(const Lowered &l) {
+  if (l.type.getCtaGroup() == 2)
+    return l.isTile ? ConsumerTargets{ConsumerTargets::Group, 2}
+                    : ConsumerTargets{ConsumerTargets::Leader, 1};
+  if (l.type.getReleaseCtas() > 1)
+    return {ConsumerTargets::Group, l.type.getReleaseCtas()};
+  return {ConsumerTargets::Local, 1};
+}
+
+/// The cluster rank of the first CTA of this CTA's aligned group of `size`
+/// CTAs: %cluster_ctarank & -size.
+static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  return arith::AndIOp::create(b, loc, rank,
+                               constInt(b, loc, -int64_t(size), 32));
+}
+
+/// One release.cluster arrival of the executing thread on the barrier at
+/// shared-memory pointer `local` in the CTA of cluster rank `rank`.
+static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank) {
+  auto cluster = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Value remote = NVVM::MapaOp::create(b, loc, cluster, local, rank);
+  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
+                                 /*count=*/Value(),
+                                 NVVM::MemScopeKind::CLUSTER);
+}
+
+/// The executing thread arrives once on barrier `id` in each CTA of
+/// `targets`: a local mbarrier.arrive, or per target CTA a mapa and a
+/// release.cluster arrive on the shared::cluster address.
+static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
+                     ConsumerTargets targets) {
+  if (targets.kind == ConsumerTargets::Local) {
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers, id);
+    return;
+  }
+  Value local = barrierPointer(b, loc, barriers, id);
+  if (targets.kind == ConsumerTargets::Leader)
+    return arriveRemote(b, loc, local, leaderCtaRank(b, loc));
+  Value base = groupBaseRank(b, loc, targets.size);
+  for (unsigned k = 0; k < targets.size; ++k) {
+    Value rank =
+        k == 0 ? base
+               : arith::OrIOp::create(b, loc, base, constInt(b, loc, k, 32))
+                     .getResult();
+    arriveRemote(b, loc, local, rank);
+  }
+}
+
+void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
+            Value stage, unsigned sub) {
+  Value id = signalBarrierId(b, loc, l.type, role, stage, sub);
+  ConsumerTargets targets = role == Role::consumer
+                                ? consumerTargets(l)
+                                : ConsumerTargets{ConsumerTargets::Local, 1};
+  arriveOn(b, loc, l.barriers, id, targets);
+}
+
+bool consumerReleaseSignals(const Lowered &l) { return !l.isTile; }
+
+void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
+                 Value id, ConsumerTargets targets) {
+  if (!elect)
+    elect = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  ifElected(b, loc, elect, [&] {
+    Value pointer = barrierPointer(b, loc, l.barriers, id);
+    auto group = l.type.getCtaGroup() == 1 ? NVVM::CTAGroupKind::CTA_1
+                                           : NVVM::CTAGroupKind::CTA_2;
+    Value mask;
+    if (targets.kind == ConsumerTargets::Leader) {
+      Value leader = arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                             leaderCtaRank(b, loc));
+      mask = arith::ShLIOp::create(b, loc, constInt(b, loc, 1, 16), leader);
+    } else if (targets.kind == ConsumerTargets::Group) {
+      Value base = arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                           groupBaseRank(b, loc, targets.size));
+      mask = arith::ShLIOp::create(
+          b, loc, constInt(b, loc, (int64_t(1) << targets.size) - 1, 16), base);
+    }
+    NVVM::Tcgen05CommitOp::create(b, loc, pointer, mask, group);
+  });
+}
+
+RoleState waitCurrent(OpBuilder &b, Location loc, const Lowered &l, Role role,
+                      unsigned sub) {
+  RoleState state = loadRole(b, loc, l, role);
+  Value id =
+      waitBarrierId(b, loc, l.type, role, toIndex(b, loc, state.stage), sub);
+  waitParity(b, loc, l, role, id, state);
+  return state;
+}
+
+Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l, Role role,
+                        unsigned sub, Value ready) {
+  RoleState state = loadRole(b, loc, l, role);
+  Value stage = toIndex(b, loc, state.stage);
+  auto notReady = arith::XOrIOp::create(b, loc, ready, constInt(b, loc, 1, 1));
+  auto ifOp = scf::IfOp::create(b, loc, notReady, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value id = waitBarrierId(b, loc, l.type, role, stage, sub);
+    waitParity(b, loc, l, role, id, state);
+  }
+  return stage;
+}
+
+SmallVector<Value> acquireStage(OpBuilder &b, Location loc, const Lowered &l,
+                                Role role, unsigned sub, Value ready) {
+  Value stage;
+  if (ready) {
+    stage = waitCurrentUnless(b, loc, l, role, sub, ready);
+  } else {
+    RoleState state = waitCurrent(b, loc, l, role, sub);
+    stage = toIndex(b, loc, state.stage);
+  }
+  if (stepsAtAcquire(l, role))
+    stepRole(b, loc, l, role);
+  return l.makeStage(stage);
+}
+
+Value single(ValueRange values) {
+  assert(values.size() == 1 && "expected a 1:1 converted value");
+  return values.front();
+}
+
+} // namespace pmlir::nvgpu_lowering

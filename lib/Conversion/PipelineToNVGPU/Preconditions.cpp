@@ -1,0 +1,289 @@
+//===- Preconditions.cpp - checks before the pipeline lowering --*- C++ -*-===//
+//
+// checkPipelineToNVGPUPreconditions: what convert-pipeline-to-nvgpu (and the
+// named pipelines, before anything runs) rejects with a diagnostic instead
+// of an op left unconverted: chips without the barrier instructions, and
+// pipeline values whose origin the lowering cannot follow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineToNVGPUInternal.h"
+#include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
+#include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMRequiresSMTraits.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace pmlir;
+using namespace pmlir::nvgpu_lowering;
+
+/// True for the ops whose lowering emits instructions that need sm_90
+/// (mbarrier try_wait.parity, expect_tx, clusters, mapa).
+static bool emitsBarrierInstructions(Operation *op) {
+  return !isa<CreateOp, SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp,
+              PayloadOp, ProducerMbarOp, ConsumerMbarOp, MbarOp,
+              ProducerStageOp, ConsumerStageOp, ProducerStepOp, ConsumerStepOp,
+              StepOp, ReleaseWithoutSignalOp, YieldOp>(op);
+}
+
+namespace {
+/// The chips an op is compiled for, and where they come from.
+struct TargetChips {
+  SmallVector<std::string> chips;
+  std::string origin;
+};
+} // namespace
+
+static TargetChips getTargetChips(Operation *op, StringRef defaultChip) {
+  if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
+    TargetChips result;
+    if (ArrayAttr targets = module.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+          result.chips.push_back(nvvm.getChip().str());
+    if (!result.chips.empty()) {
+      result.origin =
+          ("the #nvvm.target of gpu.module @" + module.getSymName()).str();
+      return result;
+    }
+  }
+  if (defaultChip.empty())
+    return {};
+  return {{defaultChip.str()}, "the pass option chip"};
+}
+
+bool pmlir::nvgpu_lowering::isChipName(StringRef chip) {
+  return llvm::Regex("^sm_[0-9]+[af]?$").match(chip);
+}
+
+/// Checks that `op`'s lowering is supported on the chips of `targets`.
+static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
+  for (const std::string &chip : targets.chips) {
+    if (!isChipName(chip))
+      return op->emitOpError() << "expects a chip such as sm_90a or sm_100a, "
+                                  "got '"
+                               << chip << "' (from " << targets.origin << ")";
+    NVVM::NVVMCheckSMVersion target =
+        NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(chip);
+    // The SM versions upstream's nvvm.tcgen05.commit accepts: the chips
+    // with tcgen05 MMAs, and so with CTA pairs.
+    NVVM::NVVMCheckSMVersion tcgen05 =
+        NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
+    if (isa<CommitMmaOp, ReleaseMmaOp>(op) && !tcgen05.isCompatibleWith(target))
+      return op->emitOpError()
+             << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
+             << " lacks (chip from " << targets.origin << ")";
+    if (auto create = dyn_cast<CreateOp>(op);
+        create && create.getResult().getType().getCtaGroup() == 2 &&
+        !tcgen05.isCompatibleWith(target))
+      return op->emitOpError()
+             << "expects cta_group = 1 on " << chip
+             << ", which has no CTA-pair (tcgen05 cta_group::2) MMA; "
+                "cta_group = 2 needs sm_100a or sm_101a (chip from "
+             << targets.origin
+             << "); for consumer signals that reach several CTAs of a "
+                "cluster use release_ctas";
+    if (emitsBarrierInstructions(op) &&
+        !NVVM::NVVMCheckSMVersion(false, 90).isCompatibleWith(target))
+      return op->emitOpError()
+             << "needs sm_90 or newer (mbarrier try_wait.parity, expect_tx, "
+                "clusters), got "
+             << chip << " (chip from " << targets.origin << ")";
+  }
+  return success();
+}
+
+/// True for the non-pipeline ops whose pipeline-typed results and region
+/// arguments the structural scf/cf conversions rewrite.
+static bool isStructuralCarrier(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op);
+}
+
+/// Describes where a value of a pipeline-dialect type comes from, if that
+/// is not somewhere the lowering can follow back to a pipeline.create.
+static std::optional<std::string> describeUnsupportedOrigin(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // Arguments of non-entry blocks come from cf branches (their operands
+    // are checked at the branch); function arguments are reported with the
+    // signature.
+    Block *block = arg.getOwner();
+    Operation *parent = block->getParentOp();
+    if (!block->isEntryBlock() || isa<FunctionOpInterface>(parent) ||
+        isStructuralCarrier(parent) ||
+        isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(parent))
+      return std::nullopt;
+    return ("a region argument of '" + parent->getName().getStringRef() + "'")
+        .str();
+  }
+  Operation *def = value.getDefiningOp();
+  // An op of an unregistered dialect has no dialect object.
+  if (isa_and_present<PipelineDialect>(def->getDialect()) ||
+      isStructuralCarrier(def))
+    return std::nullopt;
+  return ("a result of '" + def->getName().getStringRef() + "'").str();
+}
+
+/// True if `user` may take a pipeline-dialect operand: pipeline ops and
+/// the scf/cf ops the structural conversions rewrite.
+static bool isSupportedUser(Operation *user) {
+  if (isa_and_present<PipelineDialect>(user->getDialect()))
+    return true;
+  if (isa<scf::ForOp, scf::WhileOp, scf::ConditionOp, cf::BranchOp,
+          cf::CondBranchOp>(user))
+    return true;
+  if (isa<scf::YieldOp>(user))
+    return isStructuralCarrier(user->getParentOp());
+  return false;
+}
+
+LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
+                                                       StringRef defaultChip) {
+  bool failed = false;
+  auto check = [&](Operation *op, Value value) {
+    if (!isPipelineDialectType(value.getType()))
+      return;
+    if (std::optional<std::string> origin = describeUnsupportedOrigin(value)) {
+      op->emitOpError() << "expects every pipeline, role and stage value to "
+                           "come from a pipeline op in the same function "
+                           "(the lowering keeps role state per "
+                           "pipeline.create), got "
+                        << *origin << " of type " << value.getType();
+      failed = true;
+    }
+  };
+  // Device code: with gpu.modules in the input, a pipeline op outside them
+  // is host code, which has no shared memory or mbarriers.
+  bool hasDeviceModules = false;
+  root->walk([&](gpu::GPUModuleOp) {
+    hasDeviceModules = true;
+    return WalkResult::interrupt();
+  });
+  DenseSet<Operation *> reportedHostFuncs;
+  root->walk([&](Operation *op) {
+    if (isa_and_present<PipelineDialect>(op->getDialect())) {
+      auto func = op->getParentOfType<FunctionOpInterface>();
+      if (!func) {
+        op->emitOpError() << "expects to be inside a function";
+        failed = true;
+        return;
+      }
+      if (op->getParentOfType<gpu::LaunchOp>()) {
+        op->emitOpError() << "expects to be in a gpu.func: outline the "
+                             "gpu.launch body first (gpu-kernel-outlining)";
+        failed = true;
+        return;
+      }
+      if (hasDeviceModules && !op->getParentOfType<gpu::GPUModuleOp>()) {
+        // Once per host function.
+        if (!reportedHostFuncs.insert(func).second)
+          return;
+        op->emitOpError() << "expects to be in device code (a function in a "
+                             "gpu.module), got host function @"
+                          << func.getName();
+        failed = true;
+        return;
+      }
+    }
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      if (containsPipelineDialectType(func.getArgumentTypes()) ||
+          containsPipelineDialectType(func.getResultTypes())) {
+        op->emitOpError() << "expects no pipeline, role or stage handle in "
+                             "the signature (the lowering keeps role state "
+                             "per pipeline.create in the function), got "
+                          << func.getFunctionType();
+        failed = true;
+      }
+      return;
+    }
+    for (Value operand : op->getOperands()) {
+      check(op, operand);
+      if (isPipelineDialectType(operand.getType()) && !isSupportedUser(op)) {
+        op->emitOpError()
+            << "expects pipeline, role and stage values to flow only into "
+               "pipeline ops, scf.for, scf.if, scf.while, scf.index_switch, "
+               "cf.br and cf.cond_br (what the lowering rewrites), got an "
+               "operand of type "
+            << operand.getType();
+        failed = true;
+        return;
+      }
+    }
+    // The CTAs of a cta_group = 2 or release_ctas > 1 pipeline arrive on
+    // each other's barriers: no CTA may arrive before the other initialized
+    // them.
+    if (auto init = dyn_cast<InitMbarsOp>(op);
+        init && !init.getCluster() &&
+        getBasePipelineType(init.getPipeline().getType()).hasRemoteSignals()) {
+      op->emitOpError() << "expects 'cluster' for a pipeline whose CTAs "
+                           "signal each other (cta_group = 2 or release_ctas "
+                           "> 1): they arrive on each other's barriers, so "
+                           "the whole cluster must synchronize after the "
+                           "init";
+      failed = true;
+    }
+    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
+        containsPipelineDialectType(op->getResultTypes())) {
+      op->emitOpError() << "expects no pipeline value among the results of "
+                           "a scoped region";
+      failed = true;
+    }
+  });
+
+  // Chips, and one cta_group for the tcgen05.commit ops (commit_mma,
+  // release_mma) of each function.
+  DenseMap<Operation *, Operation *> firstCommitMma;
+  DenseSet<Operation *> reportedOldChip;
+  root->walk([&](Operation *op) {
+    if (!isa_and_present<PipelineDialect>(op->getDialect()))
+      return;
+    TargetChips targets = getTargetChips(op, defaultChip);
+    bool isTcgen05Commit = isa<CommitMmaOp, ReleaseMmaOp>(op);
+    if (isTcgen05Commit && targets.chips.empty()) {
+      op->emitOpError() << "needs the target chip to lower to "
+                           "tcgen05.commit: attach #nvvm.target<chip = ...> "
+                           "to the gpu.module or pass chip=...";
+      failed = true;
+    }
+    // Report an old chip once per gpu.module (or root), not at every op.
+    Operation *scope = op->getParentOfType<gpu::GPUModuleOp>();
+    if (!scope)
+      scope = root;
+    // Reported at each op: the tcgen05 ops and the CTA-pair pipelines.
+    bool reportEach =
+        isTcgen05Commit ||
+        (isa<CreateOp>(op) &&
+         cast<CreateOp>(op).getResult().getType().getCtaGroup() == 2);
+    if (!reportEach && reportedOldChip.contains(scope))
+      return;
+    if (mlir::failed(checkChip(op, targets))) {
+      failed = true;
+      if (!reportEach)
+        reportedOldChip.insert(scope);
+    }
+    if (!isTcgen05Commit)
+      return;
+    auto groupOf = [](Operation *commit) {
+      return getBasePipelineType(commit->getOperand(0).getType()).getCtaGroup();
+    };
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    auto [it, inserted] = firstCommitMma.try_emplace(func, op);
+    unsigned group = groupOf(op), firstGroup = groupOf(it->second);
+    if (!inserted && group != firstGroup) {
+      InFlightDiagnostic diag = op->emitOpError();
+      diag << "expects the tcgen05.commit ops of a kernel (commit_mma, "
+              "release_mma) to share one cta_group (ptxas rejects mixing "
+              ".cta_group::1 and .cta_group::2), got cta_group "
+           << group << " after cta_group " << firstGroup;
+      diag.attachNote(it->second->getLoc())
+          << "first " << it->second->getName() << " here";
+      failed = true;
+    }
+  });
+  return failure(failed);
+}
