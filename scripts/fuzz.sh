@@ -7,9 +7,10 @@
 #   scripts/fuzz.sh [SECONDS]     default 60; 0 = until interrupted
 #
 # Environment: BUILD_DIR (default build-asan), FUZZ_DIR (corpus and
-# artifacts, default $BUILD_DIR/fuzz), PIPELINE_FUZZ_PTXAS (assemble every
-# Nth input that lowers with ptxas; default 50 when ptxas is there, 0 = off),
-# FUZZ_ARGS (more libFuzzer flags, e.g. -runs=N).
+# artifacts, default $BUILD_DIR/fuzz), PIPELINE_FUZZ_LOWER (lower every Nth
+# input that passes the checkers; default 1), PIPELINE_FUZZ_PTXAS (assemble
+# every Nth input that lowers with ptxas; default 50 when ptxas is there,
+# 0 = off), FUZZ_ARGS (more libFuzzer flags, e.g. -runs=N).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build-asan}"
@@ -26,15 +27,18 @@ fi
 if [ -z "${PIPELINE_FUZZ_PTXAS+x}" ]; then
   if [ -x "$CUDA_PATH/bin/ptxas" ]; then PIPELINE_FUZZ_PTXAS=50; else PIPELINE_FUZZ_PTXAS=0; fi
 fi
+export PIPELINE_FUZZ_LOWER="${PIPELINE_FUZZ_LOWER:-1}"
 export PIPELINE_FUZZ_PTXAS PIPELINE_FUZZ_CUDA="$CUDA_PATH"
+# Every fuzzing process appends its counts here at exit.
+export PIPELINE_FUZZ_STATS="$FUZZ_DIR/stats"
 # The same sanitizer settings as the lit run (test-sanitizers.sh explains).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:alloc_dealloc_mismatch=1:detect_odr_violation=2}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:alloc_dealloc_mismatch=1:detect_odr_violation=2:allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export ASAN_SYMBOLIZER_PATH="$LLVM_PREFIX/bin/llvm-symbolizer"
 
 mkdir -p "$FUZZ_DIR/seeds" "$FUZZ_DIR/corpus" "$FUZZ_DIR/artifacts"
 python3 "$ROOT/fuzz/make-corpus.py" "$ROOT" "$FUZZ_DIR/seeds" "$FUZZ_DIR/pipeline.dict"
-rm -f "$FUZZ_DIR"/artifacts/*
+rm -f "$FUZZ_DIR"/artifacts/* "$PIPELINE_FUZZ_STATS"
 
 time_args=()
 [ "$SECONDS_TO_RUN" != 0 ] && time_args=(-max_total_time="$SECONDS_TO_RUN")
@@ -53,6 +57,14 @@ set -e
 # The last progress line: executions, coverage, findings so far.
 grep -E "^#[0-9]+: cov:" "$FUZZ_DIR/fuzz.log" | tail -1 || true
 echo "fuzz: libFuzzer exit $rc after $(( $(date +%s) - start )) s (log: $FUZZ_DIR/fuzz.log)"
+# What the inputs reached, summed over the processes (a process that
+# crashed wrote none: its job's inputs are missing from the sums).
+if [ -f "$PIPELINE_FUZZ_STATS" ]; then
+  awk '{ for (i = 1; i < NF; i += 2) sum[$i] += $(i + 1); n++ }
+       END { printf "fuzz: %d processes: %d inputs, %d parsed, %d passed the checkers, %d lowered for sm_90a and sm_100a (every %s), %d assembled by ptxas\n",
+             n, sum["inputs"], sum["parsed"], sum["checked"], sum["lowered"], lower, sum["assembled"] }' \
+    lower="$PIPELINE_FUZZ_LOWER" "$PIPELINE_FUZZ_STATS"
+fi
 
 mapfile -t artifacts < <(find "$FUZZ_DIR/artifacts" -type f | sort)
 if [ "${#artifacts[@]}" -eq 0 ]; then

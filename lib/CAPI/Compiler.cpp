@@ -20,6 +20,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -184,8 +186,15 @@ PmlirResult withParsedSource(MlirStringRef source, MlirStringRef sourceName,
     CollectingHandler handler(&context, *result);
     StringRef name = unwrap(sourceName);
     ParserConfig config(&context, /*verifyAfterParse=*/false);
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-        unwrap(source), config, name.empty() ? "<source>" : name);
+    // The caller's string need not end in a NUL; MLIR's lexer reads one
+    // byte past its input's end (the terminator a MemoryBuffer of a file
+    // has), so it gets a terminated copy.
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(unwrap(source),
+                                             name.empty() ? "<source>" : name),
+        llvm::SMLoc());
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
     if (!module) {
       result->failed = true;
     } else {
