@@ -85,42 +85,54 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   abiOptions.ptxVersion = config.ptxVersion;
   pm.addPass(createLegalizeKernelABI(abiOptions));
 
-  // Device code is lowered one gpu.module at a time and code outside
-  // gpu.modules (host functions, or kernels in a module without gpu.module)
-  // one function at a time, by nested pass managers: every pass then works
-  // on one module's or function's IR while it is in the cache, and the
-  // modules of a large file compile in parallel. Run on builtin.module (as
-  // in upstream gpu-lower-to-nvvm-pipeline), each pass walked the IR of
-  // every kernel, and the compile time per kernel grew with the number of
-  // kernels (docs/benchmarks.md, "Compile time"). convert-func-to-llvm
-  // only runs on builtin.module: it splits the lowering in two.
-  // On the ops `anchor` (none: `symbolTable` itself) of `symbolTable`.
+  // Device code is lowered one gpu.module at a time, and within it one
+  // function at a time; code outside gpu.modules (host functions, or
+  // kernels in a module without gpu.module) one function at a time. The
+  // nested pass managers run all their passes on one function before the
+  // next, while its IR is in the cache, and the functions of a large file
+  // compile in parallel. Run on builtin.module (as in upstream
+  // gpu-lower-to-nvvm-pipeline), or on a gpu.module of many kernels, each
+  // pass walked the IR of every kernel, and the compile time per kernel
+  // grew with the number of kernels (docs/benchmarks.md, "Compile time").
+  // convert-func-to-llvm only runs on builtin.module and
+  // convert-gpu-to-nvvm on gpu.module: they split the lowering in parts.
+  // On the ops `anchors` of `symbolTable` (none: `symbolTable` itself).
   auto addPipelineLowering = [&](OpPassManager &symbolTable,
-                                 std::optional<StringRef> anchor) {
-    OpPassManager *nestedPm = anchor ? nullptr : &symbolTable;
-    auto nested = [&]() -> OpPassManager & {
-      if (!nestedPm)
-        nestedPm = &symbolTable.nest(*anchor);
-      return *nestedPm;
+                                 ArrayRef<StringRef> anchors) {
+    SmallVector<OpPassManager *> nestedPms;
+    auto addNested = [&](llvm::function_ref<std::unique_ptr<Pass>()> make) {
+      if (anchors.empty()) {
+        symbolTable.addPass(make());
+        return;
+      }
+      if (nestedPms.empty())
+        for (StringRef anchor : anchors)
+          nestedPms.push_back(&symbolTable.nest(anchor));
+      for (OpPassManager *nested : nestedPms)
+        nested->addPass(make());
     };
     // Steady-state loops unrolled by the stage count, so that the lowering
     // knows each copy's stage index.
     if (config.unrollStages && !config.hangReportCycles)
-      nested().addPass(createUnrollStages());
-    // With a hang report the lowering adds globals to the symbol table, so
-    // it runs on the symbol table.
+      addNested([] { return createUnrollStages(); });
     ConvertPipelineToNVGPUOptions pipelineOptions;
     pipelineOptions.chip = config.chip;
     pipelineOptions.hangReport = config.hangReportCycles;
     pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
-    (config.hangReportCycles ? symbolTable : nested())
-        .addPass(createConvertPipelineToNVGPU(pipelineOptions));
+    if (config.hangReportCycles) {
+      // With a hang report the lowering adds globals to the symbol table,
+      // so it runs on the symbol table; what follows nests anew.
+      symbolTable.addPass(createConvertPipelineToNVGPU(pipelineOptions));
+      nestedPms.clear();
+    } else {
+      addNested([&] { return createConvertPipelineToNVGPU(pipelineOptions); });
+    }
 
     // The common part of upstream gpu-lower-to-nvvm-pipeline.
-    nested().addPass(createConvertNVGPUToNVVMPass());
-    nested().addPass(createConvertVectorToSCFPass());
-    nested().addPass(createSCFToControlFlowPass());
-    nested().addPass(createConvertNVVMToLLVMPass());
+    addNested([] { return createConvertNVGPUToNVVMPass(); });
+    addNested([] { return createConvertVectorToSCFPass(); });
+    addNested([] { return createSCFToControlFlowPass(); });
+    addNested([] { return createConvertNVVMToLLVMPass(); });
   };
   auto addToLLVM = [&](OpPassManager &nested) {
     nested.addPass(memref::createExpandStridedMetadataPass());
@@ -138,26 +150,33 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   checkOptions.checkOnly = true;
   pm.addPass(createConvertPipelineToNVGPU(checkOptions));
 
-  addPipelineLowering(pm.nest<gpu::GPUModuleOp>(), std::nullopt);
+  // The functions a gpu.module may hold: kernels and device functions,
+  // the latter func.func before convert-func-to-llvm and llvm.func after.
+  StringRef deviceFunctions[] = {gpu::GPUFuncOp::getOperationName(),
+                                 func::FuncOp::getOperationName(),
+                                 LLVM::LLVMFuncOp::getOperationName()};
+  addPipelineLowering(pm.nest<gpu::GPUModuleOp>(), deviceFunctions);
   addPipelineLowering(pm, func::FuncOp::getOperationName());
   pm.addPass(createConvertFuncToLLVMPass());
 
   // Device code.
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
-  addToLLVM(gpuPm);
+  for (StringRef function : deviceFunctions)
+    addToLLVM(gpuPm.nest(function));
   ConvertGpuOpsToNVVMOpsOptions gpuOptions;
   gpuOptions.useBarePtrCallConv = config.useBarePtrCallConv;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
   gpuPm.addPass(createExternDynamicSharedMemory());
-  gpuPm.addPass(createCanonicalizerPass());
-  gpuPm.addPass(createCSEPass());
-  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  OpPassManager &llvmFuncPm = gpuPm.nest<LLVM::LLVMFuncOp>();
+  llvmFuncPm.addPass(createCanonicalizerPass());
+  llvmFuncPm.addPass(createCSEPass());
+  llvmFuncPm.addPass(createReconcileUnrealizedCastsPass());
   // The role state allocas become registers here already, so that no
   // local memory is left even at opt-level 0 (LLVM's SROA does the same
   // again at -O1 and up).
-  gpuPm.addPass(createSROA());
-  gpuPm.addPass(createMem2Reg());
-  gpuPm.addPass(createCanonicalizerPass());
+  llvmFuncPm.addPass(createSROA());
+  llvmFuncPm.addPass(createMem2Reg());
+  llvmFuncPm.addPass(createCanonicalizerPass());
   // Functions outside gpu.modules, now llvm.funcs.
   addToLLVM(pm.nest<LLVM::LLVMFuncOp>());
 
