@@ -171,6 +171,16 @@ int main(void) {
   pmlirResultDestroy(bad);
 
   // A parse error is a diagnostic with its line.
+  // A string need not end in a NUL: a slice of a longer buffer is parsed up
+  // to its length only (the parser gets a terminated copy).
+  static const char kSlice[] = "module {}}}} trailing bytes outside the slice";
+  MlirStringRef slice = {kSlice, strlen("module {}")};
+  PmlirResult sliced = pmlirCheckSource(slice, str("slice.mlir"));
+  // CHECK: check slice: 1 diagnostics 0
+  printf("check slice: %d diagnostics %ld\n", pmlirResultSucceeded(sliced),
+         (long)pmlirResultGetNumDiagnostics(sliced));
+  pmlirResultDestroy(sliced);
+
   PmlirResult broken = pmlirCheckSource(str("func.func @f() {\n  %x = \n}\n"),
                                         str("broken.mlir"));
   // CHECK: check broken: 0
