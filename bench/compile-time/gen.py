@@ -9,12 +9,16 @@ count (2, 3, 4, 8) and the row count vary from kernel to kernel, so that the
 checks, the stage unrolling and the lowering all do their work on every
 kernel. The file verifies and compiles as is.
 
+Two kernels (--kernel): `ring` (the default) as above; `store`, the
+smallest kernel there is (a gpu.func that stores its thread id), where the
+upstream passes dominate the time.
+
 Two shapes:
 
   modules   one builtin.module holding N gpu.modules of one kernel each
   funcs     one gpu.module holding N kernels
 
-Usage: gen.py SHAPE N > out.mlir
+Usage: gen.py SHAPE N [--kernel ring|store] > out.mlir
 """
 
 import sys
@@ -61,6 +65,20 @@ KERNEL = """\
 """
 
 
+STORE_KERNEL = """\
+    gpu.func @{name}(%out: memref<1024xi32>) kernel {{
+      %tid = gpu.thread_id x
+      %v = arith.index_cast %tid : index to i32
+      memref.store %v, %out[%tid] : memref<1024xi32>
+      gpu.return
+    }}
+"""
+
+
+def store_kernel(i):
+    return STORE_KERNEL.format(name="k%d" % i)
+
+
 def kernel(i):
     s = STAGES[i % len(STAGES)]
     rows = 256 * (1 + i % 7)
@@ -74,9 +92,15 @@ def kernel(i):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("modules", "funcs"):
-        sys.exit("usage: gen.py modules|funcs N")
-    shape, n = sys.argv[1], int(sys.argv[2])
+    args = sys.argv[1:]
+    make = kernel
+    if len(args) == 4 and args[2] == "--kernel" and args[3] in ("ring",
+                                                                "store"):
+        make = store_kernel if args[3] == "store" else kernel
+        args = args[:2]
+    if len(args) != 2 or args[0] not in ("modules", "funcs"):
+        sys.exit("usage: gen.py modules|funcs N [--kernel ring|store]")
+    shape, n = args[0], int(args[1])
     if n < 1:
         sys.exit("gen.py: expects N >= 1")
     out = sys.stdout
@@ -86,12 +110,12 @@ def main():
     if shape == "modules":
         for i in range(n):
             out.write("  gpu.module @m%d {\n" % i)
-            out.write(kernel(i))
+            out.write(make(i))
             out.write("  }\n")
     else:
         out.write("  gpu.module @kernels {\n")
         for i in range(n):
-            out.write(kernel(i))
+            out.write(make(i))
         out.write("  }\n")
     out.write("}\n")
 

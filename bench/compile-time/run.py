@@ -19,8 +19,12 @@ Each time is the wall time and the CPU time (user + system) of the child;
 on a shared machine the CPU time is the steadier one. Prints a table and
 writes it, with the raw times, to --out (JSON and Markdown).
 
+After the table it prints, per shape and step, the CPU ms per kernel at
+the largest size over that at the smallest, and for each step up in size
+the CPU time ratio over the size ratio (1.00 = exactly linear).
+
 Usage: run.py [--build build] [--sizes 1000,2000,4000,8000,16000]
-              [--reps 3] [--shapes modules,funcs]
+              [--reps 3] [--shapes modules,funcs] [--kernel ring|store]
               [--steps lower,ptx,compile] [--chip sm_90a] [--out DIR]
 """
 
@@ -54,6 +58,30 @@ def timed(cmd):
     return wall, cpu
 
 
+def linearity(rows):
+    """Per shape and step: ms/kernel at the largest N over the smallest
+    (1.00: linear), and the time ratio of each step up in N over the ratio
+    of the N (1.00: linear)."""
+    lines = []
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["shape"], r["step"]), []).append(
+            (r["kernels"], r["cpu"]["median"]))
+    for (shape, step), points in groups.items():
+        points.sort()
+        if len(points) < 2:
+            continue
+        (n0, t0), (n1, t1) = points[0], points[-1]
+        steps = ", ".join(
+            "%d->%d x%.2f" % (na, nb, (tb / ta) / (nb / na))
+            for (na, ta), (nb, tb) in zip(points, points[1:]))
+        lines.append("%s %s: %.2f ms/kernel at %d, %.2f at %d (x%.2f); "
+                     "time ratio over size ratio: %s" %
+                     (shape, step, 1000 * t0 / n0, n0, 1000 * t1 / n1, n1,
+                      (t1 / n1) / (t0 / n0), steps))
+    return lines
+
+
 def summary(values):
     return {"median": statistics.median(values), "min": min(values),
             "max": max(values)}
@@ -67,6 +95,8 @@ def main():
     ap.add_argument("--shapes", default="modules,funcs")
     ap.add_argument("--steps", default="lower,ptx,compile")
     ap.add_argument("--chip", default="sm_90a")
+    ap.add_argument("--kernel", default="ring", choices=("ring", "store"),
+                    help="gen.py's kernel")
     ap.add_argument("--cuda-path", default=os.environ.get(
         "CUDA_HOME", "/usr/local/cuda"))
     ap.add_argument("--label", default="",
@@ -95,7 +125,8 @@ def main():
                 with open(src, "w") as f:
                     subprocess.run([sys.executable,
                                     os.path.join(HERE, "gen.py"), shape,
-                                    str(n)], stdout=f, check=True)
+                                    str(n), "--kernel", args.kernel],
+                                   stdout=f, check=True)
                 cmds = {}
                 if "lower" in steps:
                     cmds["lower"] = [opt, src, "--pipeline-lower-to-nvvm=chip=" +
@@ -130,17 +161,23 @@ def main():
                            1000 * row["cpu"]["median"] / n), flush=True)
                 os.remove(src)
 
+    growth = linearity(rows)
+    for line in growth:
+        print(line)
+
     os.makedirs(args.out, exist_ok=True)
     name = "compile-time" + ("-" + args.label if args.label else "")
     meta = {"machine": platform.machine(), "cpus": os.cpu_count(),
+            "kernel": args.kernel,
             "system": platform.platform(), "reps": args.reps,
             "chip": args.chip, "date": time.strftime("%Y-%m-%d %H:%M UTC",
                                                      time.gmtime())}
     with open(os.path.join(args.out, name + ".json"), "w") as f:
         json.dump({"meta": meta, "rows": rows}, f, indent=1)
     with open(os.path.join(args.out, name + ".md"), "w") as f:
-        f.write("%s, %d CPUs, %s; %d reps; median [min-max]\n\n" %
-                (meta["machine"], meta["cpus"], meta["date"], args.reps))
+        f.write("%s, %d CPUs, %s; kernel %s; %d reps; median [min-max]\n\n" %
+                (meta["machine"], meta["cpus"], meta["date"], args.kernel,
+                 args.reps))
         f.write("| shape | kernels | step | wall s | CPU s | CPU ms/kernel "
                 "|\n|---|---:|---|---|---|---:|\n")
         for r in rows:
@@ -150,6 +187,7 @@ def main():
                      r["wall"]["min"], r["wall"]["max"], r["cpu"]["median"],
                      r["cpu"]["min"], r["cpu"]["max"],
                      1000 * r["cpu"]["median"] / r["kernels"]))
+        f.write("\n" + "\n".join("- " + line for line in growth) + "\n")
 
 
 if __name__ == "__main__":
