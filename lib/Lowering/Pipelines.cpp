@@ -129,7 +129,11 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
     }
 
     // The common part of upstream gpu-lower-to-nvvm-pipeline.
-    addNested([] { return createConvertNVGPUToNVVMPass(); });
+    // convert-nvgpu-to-nvvm adds a global to the symbol table for every
+    // nvgpu.mbarrier.create: run on the functions in parallel, it would
+    // write the symbol table from several threads.
+    symbolTable.addPass(createConvertNVGPUToNVVMPass());
+    nestedPms.clear();
     addNested([] { return createConvertVectorToSCFPass(); });
     addNested([] { return createSCFToControlFlowPass(); });
     addNested([] { return createConvertNVVMToLLVMPass(); });

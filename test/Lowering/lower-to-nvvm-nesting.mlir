@@ -25,23 +25,39 @@
 // CHECK-NEXT:  {{^    }}gpu.func(
 // CHECK-NEXT:  {{^      }}pipeline-unroll-stages
 // CHECK-NEXT:  {{^      }}convert-pipeline-to-nvgpu{check-only=false
-// CHECK-NEXT:  {{^      }}convert-nvgpu-to-nvvm
+// CHECK-NEXT:  {{^    }}),
+// CHECK-NEXT:  {{^    }}func.func(
+// CHECK-NEXT:  {{^      }}pipeline-unroll-stages
+// CHECK-NEXT:  {{^      }}convert-pipeline-to-nvgpu{check-only=false
+// CHECK-NEXT:  {{^    }}),
+// CHECK-NEXT:  {{^    }}llvm.func(
+// CHECK-NEXT:  {{^      }}pipeline-unroll-stages
+// CHECK-NEXT:  {{^      }}convert-pipeline-to-nvgpu{check-only=false
+// CHECK-NEXT:  {{^    }}),
+// convert-nvgpu-to-nvvm writes the barrier globals into the symbol table:
+// on the gpu.module, never on its functions in parallel.
+// CHECK-NEXT:  {{^    }}convert-nvgpu-to-nvvm
+// CHECK-NEXT:  {{^    }}gpu.func(
 // CHECK-NEXT:  {{^      }}convert-vector-to-scf
 // CHECK-NEXT:  {{^      }}convert-scf-to-cf
 // CHECK-NEXT:  {{^      }}convert-nvvm-to-llvm
 // CHECK-NEXT:  {{^    }}),
 // CHECK-NEXT:  {{^    }}func.func(
-// CHECK-NEXT:  {{^      }}pipeline-unroll-stages
+// CHECK-NEXT:  {{^      }}convert-vector-to-scf
 // CHECK:       {{^      }}convert-nvvm-to-llvm
 // CHECK-NEXT:  {{^    }}),
 // CHECK-NEXT:  {{^    }}llvm.func(
-// CHECK-NEXT:  {{^      }}pipeline-unroll-stages
+// CHECK-NEXT:  {{^      }}convert-vector-to-scf
 // CHECK:       {{^      }}convert-nvvm-to-llvm
 // CHECK-NEXT:  {{^    }})
 // CHECK-NEXT:  {{^  }}),
 // CHECK-NEXT:  {{^  }}func.func(
 // CHECK-NEXT:  {{^    }}pipeline-unroll-stages
 // CHECK-NEXT:  {{^    }}convert-pipeline-to-nvgpu{check-only=false
+// CHECK-NEXT:  {{^  }}),
+// CHECK-NEXT:  {{^  }}convert-nvgpu-to-nvvm
+// CHECK-NEXT:  {{^  }}func.func(
+// CHECK-NEXT:  {{^    }}convert-vector-to-scf
 // CHECK:       {{^  }}),
 // CHECK-NEXT:  {{^  }}convert-func-to-llvm
 // CHECK-NEXT:  {{^  }}gpu.module(
@@ -78,14 +94,16 @@
 // HANG:       {{^  }}convert-pipeline-to-nvgpu{check-only=true
 // HANG-NEXT:  {{^  }}gpu.module(
 // HANG-NEXT:  {{^    }}convert-pipeline-to-nvgpu{check-only=false {{.*}} hang-report=100}
+// HANG-NEXT:  {{^    }}convert-nvgpu-to-nvvm
 // HANG-NEXT:  {{^    }}gpu.func(
-// HANG-NEXT:  {{^      }}convert-nvgpu-to-nvvm
+// HANG-NEXT:  {{^      }}convert-vector-to-scf
 // HANG:       {{^    }}llvm.func(
 // HANG:       {{^    }})
 // HANG-NEXT:  {{^  }}),
 // HANG-NEXT:  {{^  }}convert-pipeline-to-nvgpu{check-only=false {{.*}} hang-report=100}
+// HANG-NEXT:  {{^  }}convert-nvgpu-to-nvvm
 // HANG-NEXT:  {{^  }}func.func(
-// HANG-NEXT:  {{^    }}convert-nvgpu-to-nvvm
+// HANG-NEXT:  {{^    }}convert-vector-to-scf
 
 module {
 }
