@@ -96,15 +96,12 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   // grew with the number of kernels (docs/benchmarks.md, "Compile time").
   // convert-func-to-llvm only runs on builtin.module and
   // convert-gpu-to-nvvm on gpu.module: they split the lowering in parts.
-  // On the ops `anchors` of `symbolTable` (none: `symbolTable` itself).
+  // On the ops `anchors` of `symbolTable`, except the passes that add
+  // symbols.
   auto addPipelineLowering = [&](OpPassManager &symbolTable,
                                  ArrayRef<StringRef> anchors) {
     SmallVector<OpPassManager *> nestedPms;
     auto addNested = [&](llvm::function_ref<std::unique_ptr<Pass>()> make) {
-      if (anchors.empty()) {
-        symbolTable.addPass(make());
-        return;
-      }
       if (nestedPms.empty())
         for (StringRef anchor : anchors)
           nestedPms.push_back(&symbolTable.nest(anchor));
