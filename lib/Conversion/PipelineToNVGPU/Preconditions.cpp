@@ -142,6 +142,28 @@ static bool isSupportedUser(Operation *user) {
   return false;
 }
 
+/// The cta_group (1 or 2) of the tcgen05 instruction `op` lowers to, if it
+/// has one: pipeline.commit_mma and pipeline.release_mma take their
+/// pipeline's; upstream nvvm.tcgen05 ops their `group` or `ctaGroup`
+/// attribute (cta_1 when a default-valued one is left out). ptxas rejects
+/// a function whose tcgen05 instructions mix the two.
+static std::optional<unsigned> getTcgen05CtaGroup(Operation *op) {
+  if (isa<CommitMmaOp, ReleaseMmaOp>(op))
+    return getBasePipelineType(op->getOperand(0).getType()).getCtaGroup();
+  if (!isa_and_present<NVVM::NVVMDialect>(op->getDialect()) ||
+      !op->getName().getStringRef().starts_with("nvvm.tcgen05."))
+    return std::nullopt;
+  for (StringAttr name : op->getName().getAttributeNames()) {
+    if (name.getValue() != "group" && name.getValue() != "ctaGroup")
+      continue;
+    std::optional<Attribute> value = op->getInherentAttr(name.getValue());
+    auto group =
+        dyn_cast_or_null<NVVM::CTAGroupKindAttr>(value ? *value : Attribute());
+    return group && group.getValue() == NVVM::CTAGroupKind::CTA_2 ? 2 : 1;
+  }
+  return std::nullopt;
+}
+
 LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
                                                        StringRef defaultChip) {
   bool failed = false;
@@ -235,9 +257,7 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
     }
   });
 
-  // Chips, and one cta_group for the tcgen05.commit ops (commit_mma,
-  // release_mma) of each function.
-  DenseMap<Operation *, Operation *> firstCommitMma;
+  // Chips.
   DenseSet<Operation *> reportedOldChip;
   root->walk([&](Operation *op) {
     if (!isa_and_present<PipelineDialect>(op->getDialect()))
@@ -266,24 +286,30 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
       if (!reportEach)
         reportedOldChip.insert(scope);
     }
-    if (!isTcgen05Commit)
+  });
+
+  // One cta_group for the tcgen05 instructions of each function: the
+  // pipeline's tcgen05.commit ops and the upstream nvvm.tcgen05 ops that
+  // the kernel writes itself (TMEM allocation, MMAs, copies).
+  DenseMap<Operation *, std::pair<Operation *, unsigned>> firstTcgen05;
+  root->walk([&](Operation *op) {
+    std::optional<unsigned> group = getTcgen05CtaGroup(op);
+    if (!group)
       return;
-    auto groupOf = [](Operation *commit) {
-      return getBasePipelineType(commit->getOperand(0).getType()).getCtaGroup();
-    };
     auto func = op->getParentOfType<FunctionOpInterface>();
-    auto [it, inserted] = firstCommitMma.try_emplace(func, op);
-    unsigned group = groupOf(op), firstGroup = groupOf(it->second);
-    if (!inserted && group != firstGroup) {
-      InFlightDiagnostic diag = op->emitOpError();
-      diag << "expects the tcgen05.commit ops of a kernel (commit_mma, "
-              "release_mma) to share one cta_group (ptxas rejects mixing "
-              ".cta_group::1 and .cta_group::2), got cta_group "
-           << group << " after cta_group " << firstGroup;
-      diag.attachNote(it->second->getLoc())
-          << "first " << it->second->getName() << " here";
-      failed = true;
-    }
+    auto [it, inserted] = firstTcgen05.try_emplace(func, op, *group);
+    auto [first, firstGroup] = it->second;
+    if (inserted || *group == firstGroup)
+      return;
+    InFlightDiagnostic diag = op->emitOpError();
+    diag << "expects the tcgen05 instructions of a function to share one "
+            "cta_group (ptxas rejects mixing .cta_group::1 and "
+            ".cta_group::2), got cta_group "
+         << *group << " after cta_group " << firstGroup;
+    diag.attachNote(first->getLoc())
+        << "first tcgen05 instruction with a cta_group here ("
+        << first->getName() << ")";
+    failed = true;
   });
   return failure(failed);
 }

@@ -109,12 +109,54 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
     %q = pipeline.create -> !P2
     %s = pipeline.acquire_producer %p : !P1
     %t = pipeline.acquire_producer %q : !P2
-    // expected-note @+1 {{first pipeline.commit_mma here}}
+    // expected-note @+1 {{first tcgen05 instruction with a cta_group here (pipeline.commit_mma)}}
     pipeline.commit_mma %s : !pipeline.stage<producer, !P1>
-    // expected-error @+1 {{'pipeline.commit_mma' op expects the tcgen05.commit ops of a kernel (commit_mma, release_mma) to share one cta_group (ptxas rejects mixing .cta_group::1 and .cta_group::2), got cta_group 2 after cta_group 1}}
+    // expected-error @+1 {{'pipeline.commit_mma' op expects the tcgen05 instructions of a function to share one cta_group (ptxas rejects mixing .cta_group::1 and .cta_group::2), got cta_group 2 after cta_group 1}}
     pipeline.commit_mma %t : !pipeline.stage<producer, !P2>
     pipeline.release %s : !pipeline.stage<producer, !P1>
     pipeline.release %t : !pipeline.stage<producer, !P2>
+    gpu.return
+  }
+}
+
+// -----
+
+// The kernel's own tcgen05 ops count too (found by the fuzzer: a TMEM
+// allocation with the default cta_group 1 and a deallocation with
+// cta_group 2 in one kernel passed and ptxas rejected the PTX). A
+// cta_group = 2 pipeline's commit after a default-group allocation:
+!P2 = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @upstream_mixed(%slot: !llvm.ptr<3>, %tmem: !llvm.ptr<6>) kernel {
+    %cols = arith.constant 64 : i32
+    // expected-note @+1 {{first tcgen05 instruction with a cta_group here (nvvm.tcgen05.alloc)}}
+    nvvm.tcgen05.alloc %slot, %cols : !llvm.ptr<3>, i32
+    // expected-error @+1 {{'nvvm.tcgen05.dealloc' op expects the tcgen05 instructions of a function to share one cta_group (ptxas rejects mixing .cta_group::1 and .cta_group::2), got cta_group 2 after cta_group 1}}
+    nvvm.tcgen05.dealloc %tmem, %cols {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
+    gpu.return
+  }
+  gpu.func @pipeline_after_upstream(%slot: !llvm.ptr<3>) kernel {
+    %cols = arith.constant 64 : i32
+    // expected-note @+1 {{first tcgen05 instruction with a cta_group here (nvvm.tcgen05.alloc)}}
+    nvvm.tcgen05.alloc %slot, %cols : !llvm.ptr<3>, i32
+    %p = pipeline.create -> !P2
+    %s = pipeline.acquire_producer %p : !P2
+    // expected-error @+1 {{'pipeline.commit_mma' op expects the tcgen05 instructions of a function to share one cta_group (ptxas rejects mixing .cta_group::1 and .cta_group::2), got cta_group 2 after cta_group 1}}
+    pipeline.commit_mma %s : !pipeline.stage<producer, !P2>
+    pipeline.release %s : !pipeline.stage<producer, !P2>
+    gpu.return
+  }
+  // One group throughout, and ops without a cta_group (fences, waits):
+  // accepted.
+  gpu.func @one_group(%slot: !llvm.ptr<3>, %tmem: !llvm.ptr<6>) kernel {
+    %cols = arith.constant 64 : i32
+    nvvm.tcgen05.alloc %slot, %cols {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i32
+    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    %p = pipeline.create -> !P2
+    %s = pipeline.acquire_producer %p : !P2
+    pipeline.commit_mma %s : !pipeline.stage<producer, !P2>
+    pipeline.release %s : !pipeline.stage<producer, !P2>
+    nvvm.tcgen05.dealloc %tmem, %cols {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
     gpu.return
   }
 }
@@ -301,10 +343,10 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
     %p = pipeline.create -> !P2
     %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P2 -> !TP
     %a = pipeline.acquire_producer %acc : !P1
-    // expected-note @+1 {{first pipeline.commit_mma here}}
+    // expected-note @+1 {{first tcgen05 instruction with a cta_group here (pipeline.commit_mma)}}
     pipeline.commit_mma %a : !pipeline.stage<producer, !P1>
     %s = pipeline.acquire_consumer %tp : !TP
-    // expected-error @+1 {{'pipeline.release_mma' op expects the tcgen05.commit ops of a kernel (commit_mma, release_mma) to share one cta_group}}
+    // expected-error @+1 {{'pipeline.release_mma' op expects the tcgen05 instructions of a function to share one cta_group}}
     pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
     pipeline.release %s : !pipeline.stage<consumer, !TP>
     pipeline.release %a : !pipeline.stage<producer, !P1>
