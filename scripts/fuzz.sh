@@ -31,10 +31,8 @@ export PIPELINE_FUZZ_LOWER="${PIPELINE_FUZZ_LOWER:-1}"
 export PIPELINE_FUZZ_PTXAS PIPELINE_FUZZ_CUDA="$CUDA_PATH"
 # Every fuzzing process appends its counts here at exit.
 export PIPELINE_FUZZ_STATS="$FUZZ_DIR/stats"
-# The same sanitizer settings as the lit run (test-sanitizers.sh explains).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:alloc_dealloc_mismatch=1:detect_odr_violation=2:allow_user_poisoning=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-export ASAN_SYMBOLIZER_PATH="$LLVM_PREFIX/bin/llvm-symbolizer"
+# The same sanitizer settings as the lit run.
+source "$ROOT/scripts/sanitizer-env.sh"
 
 mkdir -p "$FUZZ_DIR/seeds" "$FUZZ_DIR/corpus" "$FUZZ_DIR/artifacts"
 python3 "$ROOT/fuzz/make-corpus.py" "$ROOT" "$FUZZ_DIR/seeds" "$FUZZ_DIR/pipeline.dict"
