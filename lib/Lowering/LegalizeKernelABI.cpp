@@ -3,14 +3,21 @@
 #include "pipeline/Lowering/Pipelines.h"
 #include "pipeline/Toolkit/CudaToolkit.h"
 
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace pmlir {
@@ -32,6 +39,74 @@ static bool fitsBarePointer(MemRefType type) {
     return false;
   return !ShapedType::isDynamic(offset) &&
          llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// The width in bits NVPTX can pass a kernel parameter of a `width`-bit
+/// integer in: 1 (a .u8, as nvcc passes bool) and the powers of two from 8
+/// (.u8 to .u64, then byte arrays) as they are. Other widths up to 127 bits
+/// become a .uN parameter of that width (.u2, .u24, .u65), which ptxas
+/// rejects, and LLVM 22's NVPTX backend aborts loading a parameter of 129,
+/// 257 or 385 bits: every other width is widened to the next power of two.
+/// (An i0 stays empty and is reported as such.)
+static unsigned getPassableWidth(unsigned width) {
+  if (width <= 1 || (width >= 8 && llvm::isPowerOf2_32(width)))
+    return width;
+  return std::max(8u, unsigned(llvm::PowerOf2Ceil(width)));
+}
+
+/// The integer width of a scalar that NVPTX passes as an integer: an
+/// integer, or a float LLVM has no type for whose storage integer has a
+/// width other than 8 bits (f4E2M1FN, f6E2M3FN, f6E3M2FN); 0 otherwise.
+static unsigned getIntegerParamWidth(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  if (isa<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType>(type))
+    return cast<FloatType>(type).getWidth();
+  return 0;
+}
+
+/// The type a kernel parameter of `type` is passed in when NVPTX cannot
+/// pass `type` itself, or null: scalars of a width getPassableWidth
+/// widens, and vectors of them. In a vector, i1 elements are widened to
+/// i8 too: LLVM 22 declares a vector<4xi1> parameter as one byte and reads
+/// its elements a byte apart.
+static Type getWidenedParamType(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  Type element = vector ? vector.getElementType() : type;
+  unsigned width = getIntegerParamWidth(element);
+  if (width == 0)
+    return nullptr;
+  unsigned wide = getPassableWidth(width);
+  if (vector && wide == 1)
+    wide = 8;
+  if (wide == width)
+    return nullptr;
+  auto wideElement = IntegerType::get(type.getContext(), wide);
+  if (vector)
+    return vector.clone(wideElement);
+  return wideElement;
+}
+
+/// The part of `type` (itself, or an element or member) that has no NVPTX
+/// lowering as a kernel argument or result, or null: f80 (LLVM's NVPTX
+/// backend aborts on it) and tf32 (no LLVM type).
+static Type findUnloweredFloat(Type type) {
+  if (isa<Float80Type, FloatTF32Type>(type))
+    return type;
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return findUnloweredFloat(shaped.getElementType());
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return findUnloweredFloat(complex.getElementType());
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    return findUnloweredFloat(array.getElementType());
+  if (auto structType = dyn_cast<LLVM::LLVMStructType>(type)) {
+    if (structType.isOpaque())
+      return nullptr;
+    for (Type member : structType.getBody())
+      if (Type found = findUnloweredFloat(member))
+        return found;
+  }
+  return nullptr;
 }
 
 /// True if the GPU-to-NVVM conversion can pass a value of `type` to or
@@ -94,12 +169,12 @@ static uint64_t mulSaturating(uint64_t a, uint64_t b) {
 /// size).
 static std::optional<uint64_t> getParamSize(Type type, bool barePtr) {
   if (auto integer = dyn_cast<IntegerType>(type))
-    return llvm::divideCeil(integer.getWidth(), 8);
+    return llvm::divideCeil(getPassableWidth(integer.getWidth()), 8);
   if (isa<IndexType, LLVM::LLVMPointerType, nvgpu::TensorMapDescriptorType>(
           type))
     return 8;
   if (auto floatType = dyn_cast<FloatType>(type))
-    return llvm::divideCeil(floatType.getWidth(), 8);
+    return llvm::divideCeil(getPassableWidth(floatType.getWidth()), 8);
   if (auto complex = dyn_cast<ComplexType>(type)) {
     std::optional<uint64_t> element =
         getParamSize(complex.getElementType(), barePtr);
@@ -108,15 +183,20 @@ static std::optional<uint64_t> getParamSize(Type type, bool barePtr) {
   if (auto vector = dyn_cast<VectorType>(type)) {
     if (vector.isScalable() || !vector.getElementType().isIntOrFloat())
       return std::nullopt;
+    if (Type wide = getWidenedParamType(vector))
+      vector = cast<VectorType>(wide);
     uint64_t bits =
         mulSaturating(vector.getNumElements(), vector.getElementTypeBitWidth());
     return llvm::divideCeil(bits, 8);
   }
   if (auto memref = dyn_cast<MemRefType>(type)) {
-    // A bare pointer, or the descriptor: two pointers, the offset, then
-    // the sizes and strides.
+    // A bare pointer; with dynamic sizes or strides, the pointer, the
+    // offset, the sizes and the strides; without the bare-pointer
+    // convention, the descriptor: two pointers, the offset, then the sizes
+    // and strides.
     if (barePtr)
-      return 8;
+      return fitsBarePointer(memref) ? 8
+                                     : 8 * (2 + 2 * uint64_t(memref.getRank()));
     return 8 * (3 + 2 * uint64_t(memref.getRank()));
   }
   if (isa<UnrankedMemRefType>(type))
@@ -157,29 +237,262 @@ static unsigned getTargetPtxVersion(Operation *op) {
   return 0;
 }
 
-/// Passes the TMA descriptor arguments of `func` as generic pointers;
-/// returns how many.
-static unsigned passDescriptorsAsPointers(gpu::GPUFuncOp func) {
-  if (func.isExternal())
-    return 0;
-  Block &entry = func.getBody().front();
-  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-  auto pointer = LLVM::LLVMPointerType::get(func.getContext());
-  unsigned changed = 0;
-  for (BlockArgument arg : entry.getArguments()) {
-    if (!isa<nvgpu::TensorMapDescriptorType>(arg.getType()))
-      continue;
-    Type descriptor = arg.getType();
-    arg.setType(pointer);
-    auto cast = UnrealizedConversionCastOp::create(builder, arg.getLoc(),
-                                                   descriptor, arg);
-    arg.replaceAllUsesExcept(cast.getResult(0), cast);
-    ++changed;
+/// True if `type` is f80 or f128, or a vector of them.
+static bool isWideFloat(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    type = vector.getElementType();
+  return isa<Float80Type, Float128Type>(type);
+}
+
+/// Reports arith and math ops of `gpuModule` that compute on f80 or f128:
+/// NVPTX has no instructions for them and LLVM's code generation aborts
+/// looking for a library function ("unsupported library call operation").
+/// Constants, bitcasts, selects and negations (a sign flip) stay accepted.
+static bool checkWideFloatArithmetic(gpu::GPUModuleOp gpuModule) {
+  bool bad = false;
+  gpuModule.walk([&](Operation *op) {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if ((dialect != "arith" && dialect != "math") ||
+        isa<arith::ConstantOp, arith::BitcastOp, arith::SelectOp,
+            arith::NegFOp>(op))
+      return;
+    auto isWide = [](Value value) { return isWideFloat(value.getType()); };
+    auto wide = llvm::find_if(op->getOperands(), isWide);
+    Type type;
+    if (wide != op->getOperands().end())
+      type = (*wide).getType();
+    else if (auto result = llvm::find_if(op->getResults(), isWide);
+             result != op->getResults().end())
+      type = (*result).getType();
+    else
+      return;
+    op->emitOpError() << "expects no " << type
+                      << " arithmetic in device code (NVPTX has no "
+                         "instructions and no library for it)";
+    bad = true;
+  });
+  return bad;
+}
+
+namespace {
+/// An argument of a gpu.func passed as other parameters: `types` replace it
+/// in the signature, `inKernel` rebuilds its value from them at the top of
+/// the body, and `atLaunch` computes them from the operand of a
+/// gpu.launch_func.
+struct ArgumentRewrite {
+  unsigned index;
+  SmallVector<Type> types;
+  std::function<Value(OpBuilder &, Location, ValueRange)> inKernel;
+  std::function<void(OpBuilder &, Location, Value, SmallVectorImpl<Value> &)>
+      atLaunch;
+};
+} // namespace
+
+/// A `!nvgpu.tensormap.descriptor` becomes a generic pointer to the
+/// CUtensorMap: upstream's GPU-to-NVVM conversion cannot pass the
+/// descriptor type, and the NVGPU-to-NVVM conversion lowers it to that
+/// pointer on both sides.
+static ArgumentRewrite passDescriptorAsPointer(unsigned index,
+                                               Type descriptor) {
+  Type pointer = LLVM::LLVMPointerType::get(descriptor.getContext());
+  auto cast = [](OpBuilder &builder, Location loc, Type to, Value from) {
+    return UnrealizedConversionCastOp::create(builder, loc, to, from)
+        .getResult(0);
+  };
+  return {index,
+          {pointer},
+          [=](OpBuilder &builder, Location loc, ValueRange params) {
+            return cast(builder, loc, descriptor, params[0]);
+          },
+          [=](OpBuilder &builder, Location loc, Value operand,
+              SmallVectorImpl<Value> &params) {
+            params.push_back(cast(builder, loc, pointer, operand));
+          }};
+}
+
+/// A scalar or vector that NVPTX cannot pass as it is (getWidenedParamType)
+/// is passed in `wide` and truncated in the kernel; a launch zero-extends
+/// it.
+static ArgumentRewrite passWidened(unsigned index, Type type, Type wide) {
+  // The integer type of `type`'s bits: itself, or the storage integer of a
+  // float (elementwise for a vector).
+  auto vector = dyn_cast<VectorType>(type);
+  Type element = vector ? vector.getElementType() : type;
+  Type narrow = IntegerType::get(type.getContext(),
+                                 element.getIntOrFloatBitWidth());
+  if (vector)
+    narrow = vector.clone(narrow);
+  return {index,
+          {wide},
+          [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
+            Value value =
+                arith::TruncIOp::create(builder, loc, narrow, params[0]);
+            if (type == narrow)
+              return value;
+            return arith::BitcastOp::create(builder, loc, type, value);
+          },
+          [=](OpBuilder &builder, Location loc, Value operand,
+              SmallVectorImpl<Value> &params) {
+            if (type != narrow)
+              operand = arith::BitcastOp::create(builder, loc, narrow, operand);
+            params.push_back(
+                arith::ExtUIOp::create(builder, loc, wide, operand));
+          }};
+}
+
+/// A memref with dynamic sizes, strides or offset is passed as its aligned
+/// pointer, then its offset, its sizes and its strides (index-typed
+/// integers), which the kernel assembles into the memref descriptor of
+/// `descriptor` type; the type's static values are used where it has them.
+static ArgumentRewrite passStridedMemref(unsigned index, MemRefType type,
+                                         LLVM::LLVMStructType descriptor,
+                                         Type indexType) {
+  auto pointer = cast<LLVM::LLVMPointerType>(descriptor.getBody()[0]);
+  int64_t rank = type.getRank();
+  SmallVector<Type> types = {pointer};
+  types.append(1 + 2 * rank, indexType);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  return {
+      index, types,
+      [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
+        auto desc = MemRefDescriptor::poison(builder, loc, descriptor);
+        desc.setAllocatedPtr(builder, loc, params[0]);
+        desc.setAlignedPtr(builder, loc, params[0]);
+        if (ShapedType::isDynamic(offset))
+          desc.setOffset(builder, loc, params[1]);
+        else
+          desc.setConstantOffset(builder, loc, offset);
+        for (int64_t i = 0; i < rank; ++i) {
+          int64_t size = type.getDimSize(i);
+          if (ShapedType::isDynamic(size))
+            desc.setSize(builder, loc, i, params[2 + i]);
+          else
+            desc.setConstantSize(builder, loc, i, size);
+          if (ShapedType::isDynamic(strides[i]))
+            desc.setStride(builder, loc, i, params[2 + rank + i]);
+          else
+            desc.setConstantStride(builder, loc, i, strides[i]);
+        }
+        return UnrealizedConversionCastOp::create(builder, loc, type,
+                                                  Value(desc))
+            .getResult(0);
+      },
+      [=](OpBuilder &builder, Location loc, Value operand,
+          SmallVectorImpl<Value> &params) {
+        auto toIndexType = [&](Value value) -> Value {
+          return arith::IndexCastOp::create(builder, loc, indexType, value);
+        };
+        Value aligned =
+            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, operand);
+        params.push_back(LLVM::IntToPtrOp::create(builder, loc, pointer,
+                                                  toIndexType(aligned)));
+        auto metadata =
+            memref::ExtractStridedMetadataOp::create(builder, loc, operand);
+        params.push_back(toIndexType(metadata.getOffset()));
+        for (Value size : metadata.getSizes())
+          params.push_back(toIndexType(size));
+        for (Value stride : metadata.getStrides())
+          params.push_back(toIndexType(stride));
+      }};
+}
+
+/// Applies `rewrites` (in increasing argument order) to `func` and to every
+/// gpu.launch_func of `launches` that launches it.
+static void applyArgumentRewrites(gpu::GPUFuncOp func,
+                                  ArrayRef<ArgumentRewrite> rewrites,
+                                  ArrayRef<gpu::LaunchFuncOp> launches) {
+  if (rewrites.empty())
+    return;
+  if (!func.isExternal()) {
+    // From the last argument to the first, so that the indices of the
+    // arguments still to rewrite stay valid.
+    for (const ArgumentRewrite &rewrite : llvm::reverse(rewrites)) {
+      BlockArgument old = func.getArgument(rewrite.index);
+      Location loc = old.getLoc();
+      SmallVector<unsigned> at(rewrite.types.size(), rewrite.index + 1);
+      SmallVector<Location> locs(rewrite.types.size(), loc);
+      (void)func.insertArguments(at, rewrite.types, {}, locs);
+      OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
+      Value value = rewrite.inKernel(
+          builder, loc,
+          func.getArguments().slice(rewrite.index + 1, rewrite.types.size()));
+      old.replaceAllUsesWith(value);
+      llvm::BitVector erase(func.getNumArguments());
+      erase.set(rewrite.index);
+      (void)func.eraseArguments(erase);
+    }
+  } else {
+    SmallVector<Type> inputs;
+    ArrayRef<Type> oldInputs = func.getArgumentTypes();
+    unsigned next = 0;
+    for (const ArgumentRewrite &rewrite : rewrites) {
+      inputs.append(oldInputs.begin() + next, oldInputs.begin() + rewrite.index);
+      inputs.append(rewrite.types);
+      next = rewrite.index + 1;
+    }
+    inputs.append(oldInputs.begin() + next, oldInputs.end());
+    func.setFunctionType(
+        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
   }
-  if (changed)
-    func.setFunctionType(FunctionType::get(
-        func.getContext(), entry.getArgumentTypes(), func.getResultTypes()));
-  return changed;
+  for (gpu::LaunchFuncOp launch : launches) {
+    OpBuilder builder(launch);
+    SmallVector<Value> operands;
+    ValueRange old = launch.getKernelOperands();
+    unsigned next = 0;
+    for (const ArgumentRewrite &rewrite : rewrites) {
+      operands.append(old.begin() + next, old.begin() + rewrite.index);
+      rewrite.atLaunch(builder, launch.getLoc(), old[rewrite.index], operands);
+      next = rewrite.index + 1;
+    }
+    operands.append(old.begin() + next, old.end());
+    launch.getKernelOperandsMutable().assign(operands);
+  }
+}
+
+/// The rewrites of the arguments of `func`: descriptors as pointers, and
+/// for kernels the widened scalars and, with the bare-pointer convention,
+/// the memrefs that do not fit one pointer. Counts them in `numDescriptors`
+/// and `numExpanded`.
+static SmallVector<ArgumentRewrite>
+getArgumentRewrites(gpu::GPUFuncOp func, bool barePtr,
+                    unsigned &numDescriptors, unsigned &numExpanded) {
+  SmallVector<ArgumentRewrite> rewrites;
+  std::optional<LLVMTypeConverter> converter;
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    if (isa<nvgpu::TensorMapDescriptorType>(type)) {
+      rewrites.push_back(passDescriptorAsPointer(i, type));
+      ++numDescriptors;
+      continue;
+    }
+    if (!func.isKernel())
+      continue;
+    if (Type wide = getWidenedParamType(type)) {
+      rewrites.push_back(passWidened(i, type, wide));
+      ++numExpanded;
+      continue;
+    }
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!barePtr || !memref || fitsBarePointer(memref))
+      continue;
+    if (!converter) {
+      // The descriptor type convert-gpu-to-nvvm gives the memref, so that
+      // the cast back to the memref meets its own and both fold away.
+      LowerToLLVMOptions options(func.getContext(),
+                                 DataLayout::closest(func));
+      converter.emplace(func.getContext(), options);
+      configureGpuToNVVMTypeConverter(*converter);
+    }
+    auto descriptor =
+        dyn_cast_or_null<LLVM::LLVMStructType>(converter->convertType(memref));
+    if (!descriptor)
+      continue;
+    rewrites.push_back(passStridedMemref(i, memref, descriptor,
+                                         converter->getIndexType()));
+    ++numExpanded;
+  }
+  return rewrites;
 }
 
 namespace {
@@ -189,6 +502,8 @@ struct LegalizeKernelABIPass
 
   void runOnOperation() override {
     bool failed = false;
+    SmallVector<std::pair<gpu::GPUFuncOp, SmallVector<ArgumentRewrite>>>
+        pendingRewrites;
     // Other public symbols of a gpu.module (globals) reach the PTX as
     // written too; private ones are renamed by the NVPTX backend.
     getOperation().walk([&](gpu::GPUModuleOp gpuModule) {
@@ -202,6 +517,7 @@ struct LegalizeKernelABIPass
                          << symbol.getName() << "'";
         failed = true;
       }
+      failed |= checkWideFloatArithmetic(gpuModule);
     });
     getOperation().walk([&](gpu::GPUFuncOp func) {
       // Each function is checked alone: all of them are reported.
@@ -227,6 +543,14 @@ struct LegalizeKernelABIPass
         }
       }
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+        if (Type unlowered = findUnloweredFloat(type)) {
+          func.emitOpError()
+              << "expects arguments without " << unlowered
+              << " (NVPTX has no lowering for it), got " << type
+              << " for argument #" << i;
+          bad = true;
+          continue;
+        }
         if (hasKernelABI(type))
           continue;
         func.emitOpError()
@@ -236,6 +560,14 @@ struct LegalizeKernelABIPass
         bad = true;
       }
       for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+        if (Type unlowered = findUnloweredFloat(type)) {
+          func.emitOpError()
+              << "expects results without " << unlowered
+              << " (NVPTX has no lowering for it), got " << type
+              << " for result #" << i;
+          bad = true;
+          continue;
+        }
         if (hasKernelABI(type))
           continue;
         func.emitOpError()
@@ -291,24 +623,60 @@ struct LegalizeKernelABIPass
       }
       if (useBarePtrCallConv) {
         for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+          // A kernel takes a memref with dynamic sizes or strides as its
+          // pointer, offset, sizes and strides; a device function (no
+          // launch builds those) and an unranked memref take one pointer.
           auto memref = dyn_cast<MemRefType>(type);
-          if (isa<UnrankedMemRefType>(type) ||
-              (memref && !fitsBarePointer(memref))) {
-            func.emitOpError()
-                << "expects memref arguments with a static shape and static "
-                   "strides (the bare-pointer kernel ABI passes one pointer "
-                   "per memref), got "
-                << type << " for argument #" << i;
-            bad = true;
-          }
+          if (memref && (fitsBarePointer(memref) ||
+                         (func.isKernel() && memref.isStrided())))
+            continue;
+          if (!memref && !isa<UnrankedMemRefType>(type))
+            continue;
+          func.emitOpError()
+              << "expects memref arguments of "
+              << (func.isKernel() ? "a strided layout (a kernel takes a "
+                                    "pointer, the offset, the sizes and the "
+                                    "strides of a dynamic memref)"
+                                  : "a static shape and static strides (a "
+                                    "device function takes one pointer per "
+                                    "memref)")
+              << ", got " << type << " for argument #" << i;
+          bad = true;
         }
       }
       if (bad) {
         failed = true;
         return;
       }
-      numDescriptors += passDescriptorsAsPointers(func);
+      unsigned descriptors = 0, expanded = 0;
+      SmallVector<ArgumentRewrite> rewrites = getArgumentRewrites(
+          func, useBarePtrCallConv, descriptors, expanded);
+      numDescriptors += descriptors;
+      numExpandedArguments += expanded;
+      if (!rewrites.empty())
+        pendingRewrites.emplace_back(func, std::move(rewrites));
     });
+    if (failed)
+      return signalPassFailure();
+    // The signatures change after the walk, with the launches of each
+    // kernel, so that the module verifies again.
+    DenseMap<std::pair<StringAttr, StringAttr>, SmallVector<gpu::LaunchFuncOp>>
+        launches;
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      launches[{launch.getKernelModuleName(), launch.getKernelName()}]
+          .push_back(launch);
+    });
+    for (auto &[func, rewrites] : pendingRewrites) {
+      auto gpuModule = func->getParentOfType<gpu::GPUModuleOp>();
+      ArrayRef<gpu::LaunchFuncOp> users;
+      if (gpuModule) {
+        auto it = launches.find(
+            std::make_pair(gpuModule.getSymNameAttr(), func.getNameAttr()));
+        if (it != launches.end())
+          users = it->second;
+      }
+      applyArgumentRewrites(func, rewrites, users);
+    }
     // Host functions: a memref in a memory space other than the default
     // one (a #gpu.address_space, an integer or another dialect's space) has
     // no host lowering; upstream only reports some of them without failing.

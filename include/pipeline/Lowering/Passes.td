@@ -62,6 +62,8 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
   let statistics = [
     Statistic<"numDescriptors", "descriptor-arguments",
               "tensor map descriptor arguments passed as pointers">,
+    Statistic<"numExpandedArguments", "expanded-arguments",
+              "kernel arguments passed widened or as several parameters">,
   ];
   let options = [
     Option<"useBarePtrCallConv", "use-bare-ptr-memref-call-conv", "bool",
@@ -71,7 +73,9 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
            "PTX ISA version (times 10) for the kernel parameter limit; 0: "
            "read it from each gpu.module's #nvvm.target">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def ExternDynamicSharedMemory
