@@ -201,10 +201,10 @@ void pmlir::buildPipelineLowerToBinary(OpPassManager &pm,
                                        const NVVMLoweringConfig &config,
                                        StringRef format, StringRef cudaPath) {
   buildPipelineLowerToNVVM(pm, config);
-  GpuModuleToBinaryPassOptions binaryOptions;
-  binaryOptions.compilationTarget = format.str();
-  binaryOptions.toolkitPath = cuda::getCudaPath(cudaPath);
-  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  GpuModuleToBinaryOptions binaryOptions;
+  binaryOptions.format = format.str();
+  binaryOptions.cudaPath = cudaPath.str();
+  pm.addPass(createGpuModuleToBinary(binaryOptions));
 }
 
 /// Registers `Options` as pipeline `name`: parses and checks the options,

@@ -87,7 +87,7 @@
 // CHECK-NEXT:  {{^  }}),
 // CHECK-NEXT:  {{^  }}gpu-to-llvm
 // CHECK-NEXT:  {{^  }}reconcile-unrealized-casts
-// BINARY-NEXT: {{^  }}gpu-module-to-binary
+// BINARY-NEXT: {{^  }}pipeline-gpu-module-to-binary
 // CHECK-NEXT:  {{^}})
 
 // HANG-LABEL: builtin.module(

@@ -78,6 +78,29 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GpuModuleToBinary : Pass<"pipeline-gpu-module-to-binary", "::mlir::ModuleOp"> {
+  let summary = "upstream gpu-module-to-binary, linking libdevice only where "
+                "a gpu.module calls it";
+  let description = [{
+    Serializes every `gpu.module` to a `gpu.binary` as upstream's
+    `gpu-module-to-binary` does, with one difference: the CUDA toolkit's
+    libdevice (`nvvm/libdevice/libdevice.10.bc`) is needed only by a
+    `gpu.module` that calls one of its functions (an `llvm.func` declaration
+    named `__nv_*`, as `math.exp` becomes). Upstream's serializer always
+    looks for it and reports "LibDevice path ... does not exist" on a
+    machine without a toolkit, although PTX needs no toolkit at all. Here a
+    module that calls libdevice gets an error naming the function and the
+    file when the file is missing; any other module compiles without it.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "isa (PTX), bin (cubin) or fatbin">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit directory (default: $CUDA_HOME, else $CUDA_PATH, "
+           "else /usr/local/cuda)">,
+  ];
+}
+
 def ExternDynamicSharedMemory
     : Pass<"pipeline-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
   let summary = "make dynamic shared memory an .extern .shared array";

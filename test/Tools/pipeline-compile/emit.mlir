@@ -2,7 +2,7 @@
 // --emit, -o as nvcc's, -Xptxas, and ptxas's messages on success.
 // RUN: rm -rf %t && mkdir -p %t/noptxas
 
-// PTX alone needs no ptxas (only the toolkit's nvvm/libdevice): a toolkit
+// PTX alone needs no ptxas (only libdevice, for kernels that call it): a toolkit
 // without bin/ is fine, and -o names the one output file.
 // RUN: ln -s %cuda_path/nvvm %t/noptxas/nvvm
 // RUN: pipeline-compile %s --chip=sm_90a --emit=ptx --cuda-path=%t/noptxas -o %t/k.ptx
