@@ -408,7 +408,7 @@ class LoadedKernel:
                               f"({d.name}) is {d.chip}: compile with chip=\"{d.chip}a\"")
         values, keep, copy_back = [], [], []
         for (pname, ptype), arg in zip(self.params, args):
-            values.append(self._argument(where, pname, ptype, arg, keep, copy_back))
+            values.extend(self._argument(where, pname, ptype, arg, keep, copy_back))
 
         fn = d.function(self.compiled, self.name)
         static = ctypes.c_int()
@@ -461,10 +461,10 @@ class LoadedKernel:
                 want = NUMPY.get(expect_elem, expect_elem)
                 raise LaunchError(f"{where}: argument {pname} expects {ptype} (elements "
                                   f"{expect_elem}, numpy {want}), got elements {elem}")
-            if ptype.static and tuple(shape) != tuple(ptype.shape):
+            if not _shape_matches(ptype, shape):
                 raise LaunchError(f"{where}: argument {pname} expects shape "
-                                  f"{tuple(ptype.shape)} ({ptype}), got {tuple(shape)}")
-            return ctypes.c_uint64(ptr)
+                                  f"{_shape_text(ptype)} ({ptype}), got {tuple(shape)}")
+            return memref_params(ptype, ptr, shape)
         if isinstance(ptype, T.TensorMapType) or getattr(ptype, "kind", None) == "tensormap":
             if not isinstance(arg, TensorMap):
                 raise LaunchError(f"{where}: argument {pname} is a TMA descriptor: pass a "
@@ -481,7 +481,7 @@ class LoadedKernel:
                     raise LaunchError(f"{where}: argument {pname} expects swizzle "
                                       f"{ptype.swizzle}, got {arg.swizzle}")
             keep.append(arg)
-            return ctypes.c_uint64(arg.device.ptr)
+            return [ctypes.c_uint64(arg.device.ptr)]
         if isinstance(ptype, T.ScalarType):
             value = arg.value if isinstance(arg, T.TypedScalar) else arg
             if isinstance(value, np.generic):
@@ -490,19 +490,46 @@ class LoadedKernel:
                 if not isinstance(value, (int, float)):
                     raise LaunchError(f"{where}: argument {pname} expects a number ({ptype})")
                 if ptype.text == "f16":
-                    return ctypes.c_uint16(int(np.float16(value).view(np.uint16)))
+                    return [ctypes.c_uint16(int(np.float16(value).view(np.uint16)))]
                 if ptype.text == "bf16":
                     from .dtypes import to_bf16
-                    return ctypes.c_uint16(int(to_bf16(np.float32(value))))
-                return _SCALAR_CTYPES[ptype.text](float(value))
+                    return [ctypes.c_uint16(int(to_bf16(np.float32(value))))]
+                return [_SCALAR_CTYPES[ptype.text](float(value))]
             if not isinstance(value, int) or isinstance(value, bool) and ptype != T.i1:
                 raise LaunchError(f"{where}: argument {pname} expects an integer ({ptype}), "
                                   f"got {type(value).__name__}")
             bits = ptype.bits
             if not -(1 << (bits - 1)) <= value < (1 << bits):
                 raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
-            return _SCALAR_CTYPES[ptype.text](value)
+            return [_SCALAR_CTYPES[ptype.text](value)]
         raise LaunchError(f"{where}: cannot pass argument {pname} of type {ptype}")
+
+
+def _shape_matches(ptype, shape):
+    """The array's shape fits the memref type: same rank, and every static
+    dimension equal."""
+    return len(shape) == ptype.rank and all(
+        want is None or want == got for want, got in zip(ptype.shape, shape))
+
+
+def _shape_text(ptype):
+    return "(" + ", ".join("?" if d is None else str(d) for d in ptype.shape) + \
+        ("," if ptype.rank == 1 else "") + ")"
+
+
+def memref_params(ptype, ptr, shape):
+    """The kernel parameters of a memref argument (docs/lowering.md, "Kernel
+    ABI"): one pointer for a static shape; otherwise the pointer, the
+    offset (0), the sizes and the row-major strides of the contiguous
+    array, in elements, as 64-bit integers."""
+    if ptype.static:
+        return [ctypes.c_uint64(ptr)]
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    return [ctypes.c_uint64(ptr), ctypes.c_int64(0)] + \
+        [ctypes.c_int64(d) for d in shape] + [ctypes.c_int64(s) for s in strides]
 
 
 def _check_host_argument(where, pname, ptype, arg):
@@ -512,8 +539,8 @@ def _check_host_argument(where, pname, ptype, arg):
             want = NUMPY.get(str(ptype.element), ptype.element)
             raise LaunchError(f"{where}: argument {pname} expects {ptype} (elements "
                               f"{ptype.element}, numpy {want}), got a numpy array of {arg.dtype}")
-        if ptype.static and tuple(arg.shape) != tuple(ptype.shape):
-            raise LaunchError(f"{where}: argument {pname} expects shape {tuple(ptype.shape)} "
+        if not _shape_matches(ptype, arg.shape):
+            raise LaunchError(f"{where}: argument {pname} expects shape {_shape_text(ptype)} "
                               f"({ptype}), got {tuple(arg.shape)}")
         if not arg.flags.c_contiguous:
             raise LaunchError(f"{where}: argument {pname} must be C-contiguous")

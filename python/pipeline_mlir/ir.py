@@ -192,6 +192,16 @@ class Value:
         value = as_value(value, self.type.element)
         _current().op(f"memref.store {value}, {self}[{ids}] : {self.type}")
 
+    def dim(self, i):
+        """memref.dim: the size of dimension `i` (an index), also of a
+        dynamic one, which the launcher passes from the array's shape."""
+        if not isinstance(self.type, T.MemRefType):
+            raise BuildError(f"dim needs a memref, got {self.type}")
+        if not isinstance(i, int) or not 0 <= i < self.type.rank:
+            raise BuildError(f"{self.type} has dimensions 0 to {self.type.rank - 1}, got {i!r}")
+        return _current().op(
+            f"{{r}} = memref.dim {self}, {as_value(i, T.index)} : {self.type}", T.index)
+
     def cast(self, type):
         """index_cast / sitofp / fptosi / extf / truncf / extsi / trunci."""
         src, dst = self.type, type

@@ -72,3 +72,18 @@ def test_cluster_launch_and_device_arrays():
     assert np.array_equal(d.numpy(), src)
     with pytest.raises(pm.LaunchError, match="not a multiple of cluster"):
         k(s, d, grid=3, block=64, smem=576, cluster=2)
+
+
+def test_dynamic_shapes():
+    """Arrays whose size the kernel learns at launch (memref<?x4xi32>),
+    several sizes with one compiled kernel."""
+    import numpy as np
+    import pipeline_mlir as pm
+    import dynamic_shapes
+    k = pm.compile(dynamic_shapes.scale_rows, chip="sm_90a").kernel()
+    rng = np.random.default_rng(7)
+    for rows in (1, 129, 1000):
+        src = rng.integers(-1000, 1000, (rows, 4), dtype=np.int32)
+        out = np.full(rows, -7, np.int32)
+        k(src, out, 3, grid=(rows + 127) // 128, block=128)
+        assert np.array_equal(out, (src[:, 0] + src[:, 3]) * 3)

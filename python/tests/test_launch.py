@@ -49,3 +49,35 @@ def test_bf16_round_trip():
     assert pm.to_bf16(np.float32(1 + 2**-8)) == pm.to_bf16(np.float32(1.0))
     assert pm.from_bf16(pm.to_bf16(np.float32(1 + 3 * 2**-8))) == np.float32(1 + 2**-6)
     assert np.isnan(pm.from_bf16(pm.to_bf16(np.float32(np.nan))))
+
+
+def test_dynamic_memref_parameters():
+    """A memref of dynamic shape is its pointer, offset 0, sizes and
+    row-major strides (elements); a static one is one pointer."""
+    from pipeline_mlir.driver import memref_params
+    import dynamic_shapes
+    got = [v.value for v in memref_params(dynamic_shapes.Mat, 0x1000, (7, 4))]
+    assert got == [0x1000, 0, 7, 4, 4, 1]
+    got = [v.value for v in memref_params(pm.memref((3, None, 5), pm.i32), 0x2000, (3, 2, 5))]
+    assert got == [0x2000, 0, 3, 2, 5, 10, 5, 1]
+    assert [v.value for v in memref_params(pm.memref((8,), pm.i32), 0x3000, (8,))] == [0x3000]
+
+
+def test_dynamic_memref_compiles_to_its_parameters():
+    import dynamic_shapes
+    ptx = pm.compile(dynamic_shapes.scale_rows, chip="sm_90a", assemble=False).ptx
+    params = [line.split()[-1].rstrip(",") for line in ptx.splitlines()
+              if line.strip().startswith(".param")]
+    # src: pointer, offset, 2 sizes, 2 strides; dst: pointer, offset, size,
+    # stride; factor.
+    assert len(params) == 6 + 4 + 1, params
+
+
+def test_dynamic_memref_shape_checked():
+    import dynamic_shapes
+    k = pm.compile(dynamic_shapes.scale_rows, chip="sm_90a", assemble=False).kernel()
+    dst = np.zeros(10, np.int32)
+    with pytest.raises(pm.LaunchError, match=r"argument src expects shape \(\?, 4\)"):
+        k(np.zeros((10, 3), np.int32), dst, 2, block=128)
+    with pytest.raises(pm.LaunchError, match=r"argument dst expects shape \(\?,\)"):
+        k(np.zeros((10, 4), np.int32), np.zeros((10, 1), np.int32), 2, block=128)

@@ -367,25 +367,46 @@ TensorMap2D::TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype,
   storage_.upload(&map, sizeof(map));
 }
 
-KernelArgs &KernelArgs::ptr(CUdeviceptr p) {
-  std::vector<unsigned char> bytes(sizeof(p));
-  std::memcpy(bytes.data(), &p, sizeof(p));
-  storage_.push_back(std::move(bytes));
+KernelArgs &KernelArgs::bytes(const void *data, size_t size) {
+  const auto *first = static_cast<const unsigned char *>(data);
+  storage_.emplace_back(first, first + size);
   return *this;
 }
 
-KernelArgs &KernelArgs::i32(int32_t v) {
-  std::vector<unsigned char> bytes(sizeof(v));
-  std::memcpy(bytes.data(), &v, sizeof(v));
-  storage_.push_back(std::move(bytes));
+KernelArgs &KernelArgs::ptr(CUdeviceptr p) { return bytes(&p, sizeof(p)); }
+KernelArgs &KernelArgs::u8(uint8_t v) { return bytes(&v, sizeof(v)); }
+KernelArgs &KernelArgs::u16(uint16_t v) { return bytes(&v, sizeof(v)); }
+KernelArgs &KernelArgs::i32(int32_t v) { return bytes(&v, sizeof(v)); }
+KernelArgs &KernelArgs::i64(int64_t v) { return bytes(&v, sizeof(v)); }
+
+KernelArgs &KernelArgs::memref(CUdeviceptr base, int64_t offset,
+                               const std::vector<int64_t> &sizes,
+                               const std::vector<int64_t> &strides) {
+  if (sizes.size() != strides.size()) {
+    std::fprintf(stderr,
+                 "pmrt: a memref argument needs one stride per size, got %zu "
+                 "sizes and %zu strides\n",
+                 sizes.size(), strides.size());
+    std::exit(2);
+  }
+  ptr(base);
+  i64(offset);
+  for (int64_t size : sizes)
+    i64(size);
+  for (int64_t stride : strides)
+    i64(stride);
   return *this;
 }
 
-KernelArgs &KernelArgs::i64(int64_t v) {
-  std::vector<unsigned char> bytes(sizeof(v));
-  std::memcpy(bytes.data(), &v, sizeof(v));
-  storage_.push_back(std::move(bytes));
-  return *this;
+KernelArgs &KernelArgs::memref(CUdeviceptr base,
+                               const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t stride = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= sizes[i];
+  }
+  return memref(base, 0, sizes, strides);
 }
 
 void **KernelArgs::data() {

@@ -57,6 +57,34 @@ int unitChecks() {
   why = pmrt::TensorMap2D::check(base, i32, 4, 64, 64, 16, 3);
   report.check("tma-box-row", contains(why, "box row of 12 bytes"), why);
 
+  // Kernel parameters of the kernel ABI: a dynamic rank-2 memref is six
+  // parameters (pointer, offset, two sizes, two row-major strides); a
+  // widened i2 is one byte.
+  {
+    pmrt::KernelArgs args;
+    args.u8(3).memref(base, {5, 7}).i32(-1);
+    void **params = args.data();
+    auto i64At = [&](size_t i) {
+      int64_t v;
+      std::memcpy(&v, params[i], sizeof(v));
+      return v;
+    };
+    CUdeviceptr ptr;
+    std::memcpy(&ptr, params[1], sizeof(ptr));
+    bool ok = args.size() == 8 && *static_cast<uint8_t *>(params[0]) == 3 &&
+              ptr == base && i64At(2) == 0 && i64At(3) == 5 && i64At(4) == 7 &&
+              i64At(5) == 7 && i64At(6) == 1 &&
+              *static_cast<int32_t *>(params[7]) == -1;
+    report.check("kernel-args-memref", ok,
+                 "got " + std::to_string(args.size()) + " parameters");
+    pmrt::KernelArgs strided;
+    strided.memref(base, 3, {4}, {2});
+    report.check("kernel-args-strided",
+                 strided.size() == 4 &&
+                     *static_cast<int64_t *>(strided.data()[1]) == 3 &&
+                     *static_cast<int64_t *>(strided.data()[3]) == 2);
+  }
+
   // Launch geometry.
   pmrt::LaunchConfig cfg;
   cfg.grid[0] = 132;

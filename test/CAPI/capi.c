@@ -63,6 +63,22 @@ static const char *kGood =
     "  }\n"
     "}\n";
 
+// A kernel taking an i2 and a memref whose size is known at launch only.
+static const char *kDynamic =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @dyn(%n: i2, %a: memref<?xf32>, %o: memref<4xi32>) kernel {\n"
+    "      %c0 = arith.constant 0 : index\n"
+    "      %d = memref.dim %a, %c0 : memref<?xf32>\n"
+    "      %e = arith.extui %n : i2 to i32\n"
+    "      %i = arith.index_cast %d : index to i32\n"
+    "      %s = arith.addi %e, %i : i32\n"
+    "      memref.store %s, %o[%c0] : memref<4xi32>\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
 // Line 5 acquires a stage that line 6 leaks.
 static const char *kLeak =
     "!P = !pipeline.pipeline<stages = 2>\n"
@@ -159,6 +175,26 @@ int main(void) {
   }
   printDiagnostics(ptx);
   pmlirResultDestroy(ptx);
+
+  // A kernel of dynamic shape and a sub-byte scalar: memref<?xf32> is its
+  // pointer, offset, size and stride (four parameters), the i2 one widened
+  // byte: six parameters in all.
+  PmlirResult dynamic =
+      pmlirCompileSource(str(kDynamic), str("dynamic.mlir"), &options);
+  // CHECK: compile dynamic: 1 parameters 6 u8 1
+  long params = 0;
+  int u8 = 0;
+  if (pmlirResultGetNumModules(dynamic) == 1) {
+    MlirStringRef text = pmlirResultGetModulePTX(dynamic, 0);
+    for (const char *at = strstr(text.data, ".param "); at;
+         at = strstr(at + 1, ".param "))
+      ++params;
+    u8 = strstr(text.data, ".param .u8 dyn_param_0") != NULL;
+  }
+  printf("compile dynamic: %d parameters %ld u8 %d\n",
+         pmlirResultSucceeded(dynamic), params, u8);
+  printDiagnostics(dynamic);
+  pmlirResultDestroy(dynamic);
 
   // A chip the pipelines do not know: an error, no modules.
   options.chip = str("sm_42");

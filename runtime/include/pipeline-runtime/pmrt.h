@@ -162,14 +162,33 @@ struct LaunchConfig {
 /// grid's. Checked by launch() before the driver is called.
 std::string checkLaunchConfig(const LaunchConfig &cfg);
 
-/// Kernel parameters in declaration order. Memrefs are passed as one device
-/// pointer each (bare-pointer convention); scalars by value.
+/// Kernel parameters in declaration order, as the kernel ABI of
+/// docs/lowering.md has them: a memref of static shape is one device
+/// pointer (ptr), any other memref its pointer, offset, sizes and strides
+/// (memref); scalars by value, an integer of a width NVPTX cannot pass
+/// widened to the next power of two (an i2 or i7 is one byte: u8; an i33 is
+/// i64), the value in its low bits.
 class KernelArgs {
 public:
   KernelArgs &ptr(CUdeviceptr p);
+  KernelArgs &u8(uint8_t v);
+  KernelArgs &u16(uint16_t v);
   KernelArgs &i32(int32_t v);
   KernelArgs &i64(int64_t v);
+  /// A memref with dynamic sizes, strides or offset: its aligned `base`,
+  /// then `offset`, `sizes` and `strides` in elements, one i64 each (the
+  /// type's static values win in the kernel; pass them anyway). Exits(2)
+  /// when `sizes` and `strides` differ in length.
+  KernelArgs &memref(CUdeviceptr base, int64_t offset,
+                     const std::vector<int64_t> &sizes,
+                     const std::vector<int64_t> &strides);
+  /// A row-major memref of `sizes`: offset 0, strides from the sizes.
+  KernelArgs &memref(CUdeviceptr base, const std::vector<int64_t> &sizes);
+  /// Any other parameter: `size` bytes as the kernel ABI lays them out.
+  KernelArgs &bytes(const void *data, size_t size);
+  /// The parameters so far, one pointer each (cuLaunchKernel's form).
   void **data();
+  size_t size() const { return storage_.size(); }
 
 private:
   std::vector<std::vector<unsigned char>> storage_;

@@ -36,7 +36,7 @@ esac
 if [ -z "$logdir" ]; then logdir="$(mktemp -d)"; fi
 mkdir -p "$logdir"
 
-programs="${RUN_ALL_TESTS:-runtime_selftest basic multi_warp tma_tile try_acquire explicit cluster throttle stress hang gemm}"
+programs="${RUN_ALL_TESTS:-runtime_selftest basic multi_warp tma_tile try_acquire explicit cluster throttle stress hang gemm kernel_abi}"
 
 sanitizer=()
 per_program_timeout=300
