@@ -251,7 +251,8 @@ static bool isWideFloat(Type type) {
 static bool checkWideFloatArithmetic(gpu::GPUModuleOp gpuModule) {
   bool bad = false;
   gpuModule.walk([&](Operation *op) {
-    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    StringRef dialect =
+        op->getDialect() ? op->getDialect()->getNamespace() : "";
     if ((dialect != "arith" && dialect != "math") ||
         isa<arith::ConstantOp, arith::BitcastOp, arith::SelectOp,
             arith::NegFOp>(op))
@@ -318,26 +319,25 @@ static ArgumentRewrite passWidened(unsigned index, Type type, Type wide) {
   // float (elementwise for a vector).
   auto vector = dyn_cast<VectorType>(type);
   Type element = vector ? vector.getElementType() : type;
-  Type narrow = IntegerType::get(type.getContext(),
-                                 element.getIntOrFloatBitWidth());
+  Type narrow =
+      IntegerType::get(type.getContext(), element.getIntOrFloatBitWidth());
   if (vector)
     narrow = vector.clone(narrow);
-  return {index,
-          {wide},
-          [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
-            Value value =
-                arith::TruncIOp::create(builder, loc, narrow, params[0]);
-            if (type == narrow)
-              return value;
-            return arith::BitcastOp::create(builder, loc, type, value);
-          },
-          [=](OpBuilder &builder, Location loc, Value operand,
-              SmallVectorImpl<Value> &params) {
-            if (type != narrow)
-              operand = arith::BitcastOp::create(builder, loc, narrow, operand);
-            params.push_back(
-                arith::ExtUIOp::create(builder, loc, wide, operand));
-          }};
+  return {
+      index,
+      {wide},
+      [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
+        Value value = arith::TruncIOp::create(builder, loc, narrow, params[0]);
+        if (type == narrow)
+          return value;
+        return arith::BitcastOp::create(builder, loc, type, value);
+      },
+      [=](OpBuilder &builder, Location loc, Value operand,
+          SmallVectorImpl<Value> &params) {
+        if (type != narrow)
+          operand = arith::BitcastOp::create(builder, loc, narrow, operand);
+        params.push_back(arith::ExtUIOp::create(builder, loc, wide, operand));
+      }};
 }
 
 /// A memref with dynamic sizes, strides or offset is passed as its aligned
@@ -354,48 +354,47 @@ static ArgumentRewrite passStridedMemref(unsigned index, MemRefType type,
   SmallVector<int64_t> strides;
   int64_t offset;
   (void)type.getStridesAndOffset(strides, offset);
-  return {
-      index, types,
-      [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
-        auto desc = MemRefDescriptor::poison(builder, loc, descriptor);
-        desc.setAllocatedPtr(builder, loc, params[0]);
-        desc.setAlignedPtr(builder, loc, params[0]);
-        if (ShapedType::isDynamic(offset))
-          desc.setOffset(builder, loc, params[1]);
-        else
-          desc.setConstantOffset(builder, loc, offset);
-        for (int64_t i = 0; i < rank; ++i) {
-          int64_t size = type.getDimSize(i);
-          if (ShapedType::isDynamic(size))
-            desc.setSize(builder, loc, i, params[2 + i]);
-          else
-            desc.setConstantSize(builder, loc, i, size);
-          if (ShapedType::isDynamic(strides[i]))
-            desc.setStride(builder, loc, i, params[2 + rank + i]);
-          else
-            desc.setConstantStride(builder, loc, i, strides[i]);
-        }
-        return UnrealizedConversionCastOp::create(builder, loc, type,
-                                                  Value(desc))
-            .getResult(0);
-      },
-      [=](OpBuilder &builder, Location loc, Value operand,
-          SmallVectorImpl<Value> &params) {
-        auto toIndexType = [&](Value value) -> Value {
-          return arith::IndexCastOp::create(builder, loc, indexType, value);
-        };
-        Value aligned =
-            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, operand);
-        params.push_back(LLVM::IntToPtrOp::create(builder, loc, pointer,
-                                                  toIndexType(aligned)));
-        auto metadata =
-            memref::ExtractStridedMetadataOp::create(builder, loc, operand);
-        params.push_back(toIndexType(metadata.getOffset()));
-        for (Value size : metadata.getSizes())
-          params.push_back(toIndexType(size));
-        for (Value stride : metadata.getStrides())
-          params.push_back(toIndexType(stride));
-      }};
+  return {index, types,
+          [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
+            auto desc = MemRefDescriptor::poison(builder, loc, descriptor);
+            desc.setAllocatedPtr(builder, loc, params[0]);
+            desc.setAlignedPtr(builder, loc, params[0]);
+            if (ShapedType::isDynamic(offset))
+              desc.setOffset(builder, loc, params[1]);
+            else
+              desc.setConstantOffset(builder, loc, offset);
+            for (int64_t i = 0; i < rank; ++i) {
+              int64_t size = type.getDimSize(i);
+              if (ShapedType::isDynamic(size))
+                desc.setSize(builder, loc, i, params[2 + i]);
+              else
+                desc.setConstantSize(builder, loc, i, size);
+              if (ShapedType::isDynamic(strides[i]))
+                desc.setStride(builder, loc, i, params[2 + rank + i]);
+              else
+                desc.setConstantStride(builder, loc, i, strides[i]);
+            }
+            return UnrealizedConversionCastOp::create(builder, loc, type,
+                                                      Value(desc))
+                .getResult(0);
+          },
+          [=](OpBuilder &builder, Location loc, Value operand,
+              SmallVectorImpl<Value> &params) {
+            auto toIndexType = [&](Value value) -> Value {
+              return arith::IndexCastOp::create(builder, loc, indexType, value);
+            };
+            Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(
+                builder, loc, operand);
+            params.push_back(LLVM::IntToPtrOp::create(builder, loc, pointer,
+                                                      toIndexType(aligned)));
+            auto metadata =
+                memref::ExtractStridedMetadataOp::create(builder, loc, operand);
+            params.push_back(toIndexType(metadata.getOffset()));
+            for (Value size : metadata.getSizes())
+              params.push_back(toIndexType(size));
+            for (Value stride : metadata.getStrides())
+              params.push_back(toIndexType(stride));
+          }};
 }
 
 /// Applies `rewrites` (in increasing argument order) to `func` and to every
@@ -428,7 +427,8 @@ static void applyArgumentRewrites(gpu::GPUFuncOp func,
     ArrayRef<Type> oldInputs = func.getArgumentTypes();
     unsigned next = 0;
     for (const ArgumentRewrite &rewrite : rewrites) {
-      inputs.append(oldInputs.begin() + next, oldInputs.begin() + rewrite.index);
+      inputs.append(oldInputs.begin() + next,
+                    oldInputs.begin() + rewrite.index);
       inputs.append(rewrite.types);
       next = rewrite.index + 1;
     }
@@ -456,8 +456,8 @@ static void applyArgumentRewrites(gpu::GPUFuncOp func,
 /// the memrefs that do not fit one pointer. Counts them in `numDescriptors`
 /// and `numExpanded`.
 static SmallVector<ArgumentRewrite>
-getArgumentRewrites(gpu::GPUFuncOp func, bool barePtr,
-                    unsigned &numDescriptors, unsigned &numExpanded) {
+getArgumentRewrites(gpu::GPUFuncOp func, bool barePtr, unsigned &numDescriptors,
+                    unsigned &numExpanded) {
   SmallVector<ArgumentRewrite> rewrites;
   std::optional<LLVMTypeConverter> converter;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
@@ -479,8 +479,7 @@ getArgumentRewrites(gpu::GPUFuncOp func, bool barePtr,
     if (!converter) {
       // The descriptor type convert-gpu-to-nvvm gives the memref, so that
       // the cast back to the memref meets its own and both fold away.
-      LowerToLLVMOptions options(func.getContext(),
-                                 DataLayout::closest(func));
+      LowerToLLVMOptions options(func.getContext(), DataLayout::closest(func));
       converter.emplace(func.getContext(), options);
       configureGpuToNVVMTypeConverter(*converter);
     }
@@ -488,8 +487,8 @@ getArgumentRewrites(gpu::GPUFuncOp func, bool barePtr,
         dyn_cast_or_null<LLVM::LLVMStructType>(converter->convertType(memref));
     if (!descriptor)
       continue;
-    rewrites.push_back(passStridedMemref(i, memref, descriptor,
-                                         converter->getIndexType()));
+    rewrites.push_back(
+        passStridedMemref(i, memref, descriptor, converter->getIndexType()));
     ++numExpanded;
   }
   return rewrites;
@@ -544,10 +543,9 @@ struct LegalizeKernelABIPass
       }
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
         if (Type unlowered = findUnloweredFloat(type)) {
-          func.emitOpError()
-              << "expects arguments without " << unlowered
-              << " (NVPTX has no lowering for it), got " << type
-              << " for argument #" << i;
+          func.emitOpError() << "expects arguments without " << unlowered
+                             << " (NVPTX has no lowering for it), got " << type
+                             << " for argument #" << i;
           bad = true;
           continue;
         }
@@ -561,10 +559,9 @@ struct LegalizeKernelABIPass
       }
       for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
         if (Type unlowered = findUnloweredFloat(type)) {
-          func.emitOpError()
-              << "expects results without " << unlowered
-              << " (NVPTX has no lowering for it), got " << type
-              << " for result #" << i;
+          func.emitOpError() << "expects results without " << unlowered
+                             << " (NVPTX has no lowering for it), got " << type
+                             << " for result #" << i;
           bad = true;
           continue;
         }
@@ -649,8 +646,8 @@ struct LegalizeKernelABIPass
         return;
       }
       unsigned descriptors = 0, expanded = 0;
-      SmallVector<ArgumentRewrite> rewrites = getArgumentRewrites(
-          func, useBarePtrCallConv, descriptors, expanded);
+      SmallVector<ArgumentRewrite> rewrites =
+          getArgumentRewrites(func, useBarePtrCallConv, descriptors, expanded);
       numDescriptors += descriptors;
       numExpandedArguments += expanded;
       if (!rewrites.empty())

@@ -26,13 +26,18 @@ void checkScalars(CUmodule module, pmrt::Report &report) {
   const uint64_t i65[2] = {0x12345678u, 1};
   const uint8_t vec[4] = {1, 2, 3, 0};
   pmrt::KernelArgs args;
-  args.u8(0x3).u8(0x55).i64(static_cast<int64_t>(i33)).bytes(i65, sizeof(i65))
-      .u8(0xB).bytes(vec, sizeof(vec)).ptr(out.ptr());
+  args.u8(0x3)
+      .u8(0x55)
+      .i64(static_cast<int64_t>(i33))
+      .bytes(i65, sizeof(i65))
+      .u8(0xB)
+      .bytes(vec, sizeof(vec))
+      .ptr(out.ptr());
   pmrt::LaunchConfig cfg;
   pmrt::launchAndWait("scalars", fn, cfg, args);
   std::vector<uint64_t> got = out.download<uint64_t>(8);
-  const uint64_t want[8] = {3, 0x55, i33, (uint64_t(1) << 32) | 0x12345678u,
-                            0xB, 1, 2, 3};
+  const uint64_t want[8] = {3,   0x55, i33, (uint64_t(1) << 32) | 0x12345678u,
+                            0xB, 1,    2,   3};
   std::string why;
   for (int i = 0; i < 8; ++i)
     if (got[i] != want[i])
