@@ -30,6 +30,10 @@
 
 using namespace mlir;
 
+namespace pmlir::test {
+void registerTestProtocolEffectsPass();
+} // namespace pmlir::test
+
 namespace {
 /// The last pass of every pipeline-opt run: fails when an error diagnostic
 /// was reported while the passes before it ran, so that the tool's exit
@@ -59,6 +63,7 @@ int main(int argc, char **argv) {
   });
   registerAllPasses();
   pmlir::registerAllPipelinePasses();
+  pmlir::test::registerTestProtocolEffectsPass();
 
   DialectRegistry registry;
   registerAllDialects(registry);

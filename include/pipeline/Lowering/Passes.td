@@ -124,51 +124,5 @@ def ExternDynamicSharedMemory
   ];
 }
 
-def UnrollStages : Pass<"pipeline-unroll-stages"> {
-  let summary = "unroll steady-state loops by the stage count";
-  let description = [{
-    Runs before convert-pipeline-to-nvgpu. An `scf.for` (index induction
-    variable, signed) whose body steps one or more roles of pipelines
-    exactly once per iteration (one `produce`, `consume`,
-    `consume_explicit`, `release`, `commit`, `step`, ... per role, directly
-    in the loop body), all with the same stage count S, and holds at most
-    `max-body-ops` operations, becomes three loops: a rolled prologue that
-    runs until the first of those roles is at stage 0 (no iteration right
-    after the pipeline's init), the body unrolled S times (one round of the
-    ring), entered only when every stepped role is at stage 0, and a rolled
-    epilogue for the remaining iterations. In copy j of the unrolled body
-    every op that reads or steps a stepped role carries
-    `pipeline.known_stage = j` (or j + 1 mod S after the role's step): the
-    lowering turns the stage into a constant, so that barrier and slot
-    addresses become immediates and a step becomes a constant store (the
-    phase flips once per round), as in a hand-written ring unrolled by its
-    stage count, and waits with a convergent try_wait loop that LLVM does
-    not duplicate into the paths of a lane branch. A one-stage loop is not
-    unrolled: its ops are marked with stage 0 in place.
-
-    Not unrolled: loops that drain, step a role under an `scf.if` or in a
-    nested loop, step it twice, use a handle whose acquire the pass cannot
-    see (a loop-carried handle), step a consumer with `consumer_depth > 1`
-    (it steps at the acquire), or step roles of pipelines with different
-    stage counts.
-  }];
-  let options = [
-    Option<"maxBodyOps", "max-body-ops", "unsigned", /*default=*/"64",
-           "unroll only loops whose body holds at most this many operations "
-           "(nested ones included); large bodies gain little and grow the "
-           "code S + 2 times">,
-  ];
-  let statistics = [
-    Statistic<"numLoops", "loops", "scf.for loops looked at">,
-    Statistic<"numUnrolled", "loops-unrolled",
-              "loops unrolled by their stage count">,
-    Statistic<"numCopies", "body-copies",
-              "copies of loop bodies in the unrolled loops">,
-    Statistic<"numOneStage", "one-stage-loops",
-              "one-stage loops marked with stage 0 in place">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
-}
 
 #endif // PIPELINE_PIPELINES_PASSES_TD

@@ -834,13 +834,9 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
 
 /// The ops whose lowering blocks on a barrier, with the role that waits.
 static std::optional<Role> waitingRole(Operation *op) {
-  if (isa<WaitConsumerOp, WaitConsumerIfNeededOp, ProducerSignalAndStepOp,
-          DrainProducerOp, AcquireProducerOp, ProduceOp, AcquireOp>(op))
-    return Role::producer;
-  if (isa<WaitProducerOp, WaitProducerIfNeededOp, ConsumerSignalAndStepOp,
-          AcquireConsumerOp, ConsumeOp, ConsumeExplicitOp, WaitOp>(op))
-    return Role::consumer;
-  return std::nullopt;
+  if (getProtocolEffects(op).wait != ProtocolWait::Blocks)
+    return std::nullopt;
+  return getProtocolRole(op);
 }
 
 /// `file:line:col` of a location, or its printed form.

@@ -23,15 +23,6 @@ using namespace mlir;
 using namespace pmlir;
 using namespace pmlir::nvgpu_lowering;
 
-/// True for the ops whose lowering emits instructions that need sm_90
-/// (mbarrier try_wait.parity, expect_tx, clusters, mapa).
-static bool emitsBarrierInstructions(Operation *op) {
-  return !isa<CreateOp, SmemBytesOp, RoleOp, InputTilePipelineOp, IndexOp,
-              PayloadOp, ProducerMbarOp, ConsumerMbarOp, MbarOp,
-              ProducerStageOp, ConsumerStageOp, ProducerStepOp, ConsumerStepOp,
-              StepOp, ReleaseWithoutSignalOp, YieldOp>(op);
-}
-
 namespace {
 /// The chips an op is compiled for, and where they come from.
 struct TargetChips {
@@ -75,7 +66,8 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
     // with tcgen05 MMAs, and so with CTA pairs.
     NVVM::NVVMCheckSMVersion tcgen05 =
         NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
-    if (isa<CommitMmaOp, ReleaseMmaOp>(op) && !tcgen05.isCompatibleWith(target))
+    ChipFeature feature = getChipFeature(op);
+    if (feature == ChipFeature::Tcgen05 && !tcgen05.isCompatibleWith(target))
       return op->emitOpError()
              << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
              << " lacks (chip from " << targets.origin << ")";
@@ -89,7 +81,7 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
              << targets.origin
              << "); for consumer signals that reach several CTAs of a "
                 "cluster use release_ctas";
-    if (emitsBarrierInstructions(op) &&
+    if (feature != ChipFeature::None &&
         !NVVM::NVVMCheckSMVersion(false, 90).isCompatibleWith(target))
       return op->emitOpError()
              << "needs sm_90 or newer (mbarrier try_wait.parity, expect_tx, "
@@ -115,8 +107,7 @@ static std::optional<std::string> describeUnsupportedOrigin(Value value) {
     Block *block = arg.getOwner();
     Operation *parent = block->getParentOp();
     if (!block->isEntryBlock() || isa<FunctionOpInterface>(parent) ||
-        isStructuralCarrier(parent) ||
-        isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(parent))
+        isStructuralCarrier(parent) || parent->hasTrait<ScopedStage>())
       return std::nullopt;
     return ("a region argument of '" + parent->getName().getStringRef() + "'")
         .str();
@@ -148,7 +139,7 @@ static bool isSupportedUser(Operation *user) {
 /// attribute (cta_1 when a default-valued one is left out). ptxas rejects
 /// a function whose tcgen05 instructions mix the two.
 static std::optional<unsigned> getTcgen05CtaGroup(Operation *op) {
-  if (isa<CommitMmaOp, ReleaseMmaOp>(op))
+  if (getChipFeature(op) == ChipFeature::Tcgen05)
     return getBasePipelineType(op->getOperand(0).getType()).getCtaGroup();
   if (!isa_and_present<NVVM::NVVMDialect>(op->getDialect()) ||
       !op->getName().getStringRef().starts_with("nvvm.tcgen05."))
@@ -249,7 +240,7 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
                            "init";
       failed = true;
     }
-    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(op) &&
+    if (op->hasTrait<ScopedStage>() &&
         containsPipelineDialectType(op->getResultTypes())) {
       op->emitOpError() << "expects no pipeline value among the results of "
                            "a scoped region";
@@ -263,7 +254,7 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
     if (!isa_and_present<PipelineDialect>(op->getDialect()))
       return;
     TargetChips targets = getTargetChips(op, defaultChip);
-    bool isTcgen05Commit = isa<CommitMmaOp, ReleaseMmaOp>(op);
+    bool isTcgen05Commit = getChipFeature(op) == ChipFeature::Tcgen05;
     if (isTcgen05Commit && targets.chips.empty()) {
       op->emitOpError() << "needs the target chip to lower to "
                            "tcgen05.commit: attach #nvvm.target<chip = ...> "

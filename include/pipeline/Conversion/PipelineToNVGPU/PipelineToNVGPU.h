@@ -53,15 +53,6 @@ void prepareHangReport(mlir::Operation *root, HangReport &report);
 inline constexpr const char *kHangBufferSymbol = "__pipeline_hang_buffer";
 inline constexpr const char *kHangSitesSymbol = "__pipeline_hang_sites";
 
-/// A discardable integer attribute on a pipeline op that reads or steps
-/// the role state of one role (`pipeline-unroll-stages` sets it): the
-/// role's stage index where the op runs is this constant. The lowering then
-/// uses the constant instead of the stage register (the phase is still read
-/// from its register), so that barrier and slot addresses fold and a step
-/// becomes a constant store and, at the wrap, a phase flip. Ignored with
-/// the hang report (its stage register also counts laps).
-inline constexpr const char *kKnownStageAttrName = "pipeline.known_stage";
-
 /// Converts every pipeline-dialect type to the values that carry it after
 /// lowering (1:N). For a pipeline created by `pipeline.create`:
 ///

@@ -15,7 +15,7 @@ using namespace pmlir;
 static void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
   for (Operation *user : value.getUsers()) {
     users.push_back(user);
-    if (isa<InputTilePipelineOp, RoleOp>(user))
+    if (user->hasTrait<PipelineView>())
       collectUsers(user->getResult(0), users);
   }
 }
@@ -87,7 +87,7 @@ static LogicalResult verifyOne(CreateOp create) {
   // Every other use must come after the init in the entry block (a use in
   // a nested region or a later block comes after its ancestor there).
   for (Operation *user : users) {
-    if (user == init.getOperation() || isa<InputTilePipelineOp, RoleOp>(user))
+    if (user == init.getOperation() || user->hasTrait<PipelineView>())
       continue;
     Operation *ancestor = body.front().findAncestorOpInBlock(*user);
     if (!ancestor || init->isBeforeInBlock(ancestor))

@@ -40,13 +40,6 @@ enum class Kind { Full, Empty };
 
 static unsigned roleIndex(Kind kind) { return kind == Kind::Full ? 0 : 1; }
 
-/// True for a pipeline, tile pipeline or stage type of a tile pipeline.
-static bool isTileType(Type type) {
-  if (auto stage = dyn_cast<StageType>(type))
-    type = stage.getPipeline();
-  return isa<TilePipelineType>(type);
-}
-
 /// True when every use of a barrier group (the first result of
 /// pipeline.mbar / producer_mbar / consumer_mbar) only names the barrier
 /// for a TMA transaction (nvgpu.tma.async.load, or a pointer from
@@ -159,7 +152,8 @@ private:
 Signal::Target ArrivalChecker::consumerThreadTarget(Type type) const {
   PipelineType t = p.type;
   if (t.getCtaGroup() == 2)
-    return isTileType(type) ? Signal::Target::Group : Signal::Target::Leader;
+    return isTilePipelineType(type) ? Signal::Target::Group
+                                    : Signal::Target::Leader;
   if (t.getReleaseCtas() > 1)
     return Signal::Target::Group;
   return Signal::Target::Own;
@@ -171,21 +165,16 @@ void ArrivalChecker::addSignal(Operation *op, Operation *site, int64_t mult) {
   s.site = site;
   s.mult = mult;
   PipelineType t = p.type;
-  if (auto commit = dyn_cast<CommitMmaOp>(op)) {
-    s.weight = commit.getElect() ? Signal::Weight::Elect : Signal::Weight::Warp;
-    s.elect = commit.getElect();
-    s.target =
-        t.getCtaGroup() == 2 ? Signal::Target::Group : Signal::Target::Own;
-  } else if (auto release = dyn_cast<ReleaseMmaOp>(op)) {
-    s.weight =
-        release.getElect() ? Signal::Weight::Elect : Signal::Weight::Warp;
-    s.elect = release.getElect();
-    s.target = (t.getCtaGroup() == 2 || t.getReleaseCtas() > 1)
-                   ? Signal::Target::Group
-                   : Signal::Target::Own;
+  ProtocolSignal signal = getProtocolEffects(op).signal;
+  if (signal == ProtocolSignal::MmaCommit) {
+    s.elect = getMmaCommitElection(op);
+    s.weight = s.elect ? Signal::Weight::Elect : Signal::Weight::Warp;
+    bool group =
+        t.getCtaGroup() == 2 || (kind == Kind::Empty && t.getReleaseCtas() > 1);
+    s.target = group ? Signal::Target::Group : Signal::Target::Own;
   } else if (kind == Kind::Full) {
     s.target = Signal::Target::Own;
-    s.leaderOnly = isa<ExpectTxOp>(op) && t.getCtaGroup() == 2;
+    s.leaderOnly = signal == ProtocolSignal::ExpectTx && t.getCtaGroup() == 2;
   } else {
     s.target = consumerThreadTarget(op->getOperand(0).getType());
   }
@@ -198,7 +187,7 @@ bool ArrivalChecker::addStage(Value v) {
   Operation *scoped = nullptr;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
-    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(owner))
+    if (owner && owner->hasTrait<ScopedStage>())
       scoped = owner;
   }
   SmallVector<Operation *> signals, consumers;
@@ -206,27 +195,32 @@ bool ArrivalChecker::addStage(Value v) {
   for (OpOperand &use : v.getUses()) {
     Operation *user = use.getOwner();
     if (auto iface = dyn_cast<StageUseOpInterface>(user)) {
+      ProtocolEffects effects = getProtocolEffects(user);
       if (iface.consumesStage(use)) {
         consumers.push_back(user);
-        if (isa<CommitOp>(user) ||
-            (isa<ReleaseOp>(user) && kind == Kind::Empty &&
-             !isTileType(v.getType())))
+        if (effects.signal == ProtocolSignal::Commit ||
+            signalsOnRelease(user, v.getType()))
           signals.push_back(user);
         continue;
       }
-      if (isa<IndexOp, PayloadOp>(user))
-        continue;
-      if (isa<MbarOp>(user)) {
+      switch (effects.signal) {
+      case ProtocolSignal::None:
+        // Reads the handle only (index, payload).
+        if (effects.step == ProtocolStep::None)
+          continue;
+        return false;
+      case ProtocolSignal::Address:
         if (!onlyTransactionUses(user->getResult(0)))
           return false;
         continue;
-      }
-      if (isa<ArriveOp, ExpectTxOp, CommitMmaOp, ReleaseMmaOp, ReleaseNoStepOp>(
-              user)) {
+      case ProtocolSignal::Arrive:
+      case ProtocolSignal::ExpectTx:
+      case ProtocolSignal::MmaCommit:
         signals.push_back(user);
         continue;
+      default:
+        return false;
       }
-      return false;
     }
     if (isa<scf::YieldOp, scf::ConditionOp, scf::ForOp, scf::WhileOp,
             BranchOpInterface>(user)) {
@@ -246,7 +240,7 @@ bool ArrivalChecker::addStage(Value v) {
         return false;
       addSignal(s, scoped, *mult);
     }
-    if (isa<ConsumeOp>(scoped) && !isTileType(scoped->getOperand(0).getType()))
+    if (signalsOnRelease(scoped, scoped->getOperand(0).getType()))
       addSignal(scoped, scoped, 1);
     return true;
   }
@@ -287,27 +281,27 @@ bool ArrivalChecker::collect() {
   if ((kind == Kind::Full ? p.type.getProducerSubStages()
                           : p.type.getConsumerSubStages()) != 1)
     return false;
+  // The role that signals this barrier kind, and the one that waits on it.
+  Role signaller = kind == Kind::Full ? Role::producer : Role::consumer;
+  Role waiter = kind == Kind::Full ? Role::consumer : Role::producer;
   for (Operation *user : p.users) {
-    bool full = kind == Kind::Full;
-    if (full ? isa<ProducerStepOp>(user) : isa<ConsumerStepOp>(user))
+    ProtocolEffects effects = getProtocolEffects(user);
+    bool signallerOp = effects.role != ProtocolRole::OfStage &&
+                       getProtocolRole(user) == signaller;
+    // A bare step of the signalling role: its signal is given elsewhere.
+    if (signallerOp && effects.step == ProtocolStep::Always &&
+        effects.wait == ProtocolWait::None &&
+        effects.signal == ProtocolSignal::None)
       return false;
-    if (full ? isa<ProducerMbarOp>(user) : isa<ConsumerMbarOp>(user))
-      if (!onlyTransactionUses(user->getResult(0)))
-        return false;
-    if (full ? isa<ProducerSignalAndStepOp>(user)
-             : isa<ConsumerSignalAndStepOp>(user)) {
+    if (isBarrierAddressOf(user, signaller) &&
+        !onlyTransactionUses(user->getResult(0)))
+      return false;
+    // A signal of the role itself (producer/consumer_signal_and_step).
+    if (signallerOp && effects.signal == ProtocolSignal::Arrive) {
       c.sites.push_back(user);
       addSignal(user, user, 1);
     }
-    bool waits =
-        full ? isa<AcquireConsumerOp, WaitOp, ConsumeOp, ConsumeExplicitOp,
-                   WaitProducerOp, WaitProducerIfNeededOp, TryWaitProducerOp,
-                   TryAcquireConsumerOp, ConsumerSignalAndStepOp>(user)
-             : isa<AcquireProducerOp, AcquireOp, ProduceOp, WaitConsumerOp,
-                   WaitConsumerIfNeededOp, TryWaitConsumerOp,
-                   TryAcquireProducerOp, ProducerSignalAndStepOp,
-                   DrainProducerOp>(user);
-    if (waits)
+    if (waitsOnRoleBarrier(user, waiter))
       c.waiters.push_back(user);
   }
   for (Value v : p.stages[role])
@@ -373,7 +367,7 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
     }
     if (count == 0)
       return "";
-    bool mma = isa<CommitMmaOp, ReleaseMmaOp>(s.op);
+    bool mma = getProtocolEffects(s.op).signal == ProtocolSignal::MmaCommit;
     std::string text;
     if (mma)
       text = plural(count, "warp") + (count == 1 ? " commits" : " commit") +
@@ -386,18 +380,15 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
     else
       text = std::to_string(count) + " threads arrive";
     if (!mma) {
-      if (isa<ExpectTxOp>(s.op))
+      // Which op arrives, unless it is a plain pipeline.arrive.
+      ProtocolSignal signal = getProtocolEffects(s.op).signal;
+      std::string name = s.op->getName().stripDialect().str();
+      if (signal == ProtocolSignal::ExpectTx)
         text += " with expect_tx";
-      else if (isa<CommitOp>(s.op))
-        text += " (commit)";
-      else if (isa<ReleaseOp>(s.op))
-        text += " (release)";
-      else if (isa<ReleaseNoStepOp>(s.op))
-        text += " (release_no_step)";
-      else if (isa<ConsumeOp>(s.op))
-        text += " (exit of pipeline.consume)";
-      else if (isa<ProducerSignalAndStepOp, ConsumerSignalAndStepOp>(s.op))
-        text += " (" + s.op->getName().stripDialect().str() + ")";
+      else if (signal == ProtocolSignal::RegionExit)
+        text += " (exit of " + s.op->getName().getStringRef().str() + ")";
+      else if (name != "arrive")
+        text += " (" + name + ")";
     }
     if (s.mult != 1)
       text += " " + std::to_string(s.mult) + " times per stage";
@@ -469,7 +460,7 @@ bool ArrivalChecker::run() {
     // Whether a visit signals must be decided by the thread alone: a
     // condition like a loop counter between the visit and its signal makes
     // the count differ between phases.
-    Block *visitBlock = isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(s.site)
+    Block *visitBlock = s.site->hasTrait<ScopedStage>()
                             ? &s.site->getRegion(0).front()
                             : s.site->getBlock();
     if (s.op != s.site && !model.decided(s.op, visitBlock))
@@ -705,7 +696,7 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
     return false;
   // Another way to name the full barriers: not understood.
   for (Operation *user : p.users)
-    if (isa<ProducerMbarOp>(user) && !user->use_empty())
+    if (isBarrierAddressOf(user, Role::producer) && !user->use_empty())
       return false;
 
   SmallVector<nvgpu::TmaAsyncLoadOp> loads;
@@ -930,8 +921,8 @@ std::optional<VisitCount> TripCounter::count(Operation *site) {
         if (isa<scf::ForOp, scf::WhileOp>(loop) && loop->isAncestor(defAt))
           return std::nullopt;
       vc.guards.push_back(region);
-    } else if (!isa<scf::ExecuteRegionOp, ProduceOp, ConsumeOp,
-                    ConsumeExplicitOp>(parent)) {
+    } else if (!isa<scf::ExecuteRegionOp>(parent) &&
+               !parent->hasTrait<ScopedStage>()) {
       return std::nullopt;
     }
     op = parent;
@@ -1029,11 +1020,9 @@ static bool differentSteps(const Poly &prod, const Poly &cons,
 static bool checkTripCounts(PipelineUses &p) {
   SmallVector<Operation *> sites[2];
   for (Operation *user : p.users) {
-    if (isa<AcquireProducerOp, AcquireOp, ProduceOp, ProducerSignalAndStepOp,
-            ProducerStepOp>(user))
+    if (isItemSite(user, Role::producer))
       sites[0].push_back(user);
-    else if (isa<AcquireConsumerOp, WaitOp, ConsumeOp, ConsumeExplicitOp,
-                 ConsumerSignalAndStepOp, ConsumerStepOp>(user))
+    else if (isItemSite(user, Role::consumer))
       sites[1].push_back(user);
   }
   if (sites[0].empty() || sites[1].empty())
@@ -1209,8 +1198,7 @@ bool DrainScan::scan(Block::iterator begin, Block::iterator end) {
       }
       continue;
     }
-    if (isa<scf::ExecuteRegionOp, ProduceOp, ConsumeOp, ConsumeExplicitOp>(
-            op)) {
+    if (isa<scf::ExecuteRegionOp>(op) || op.hasTrait<ScopedStage>()) {
       if (scanRegion(op.getRegion(0)))
         return true;
       continue;
@@ -1230,12 +1218,12 @@ static std::optional<RemoteReason> remoteReason(PipelineUses &p) {
                         p.create};
   SmallVector<Value> groups;
   for (Operation *user : p.users)
-    if (isa<ProducerMbarOp, ConsumerMbarOp>(user))
+    if (getProtocolEffects(user).signal == ProtocolSignal::Address)
       groups.push_back(user->getResult(0));
   for (unsigned role = 0; role < 2; ++role)
     for (Value stage : p.stages[role])
       for (Operation *user : stage.getUsers())
-        if (isa<MbarOp>(user))
+        if (getProtocolEffects(user).signal == ProtocolSignal::Address)
           groups.push_back(user->getResult(0));
   SmallVector<Value> work(groups);
   DenseSet<Value> seen;
@@ -1267,8 +1255,7 @@ static bool checkDrain(PipelineUses &p) {
     return false;
   Value root = p.create.getResult();
   for (Operation *site : p.users) {
-    if (!isa<AcquireProducerOp, AcquireOp, ProduceOp, ProducerSignalAndStepOp,
-             ProducerStepOp>(site))
+    if (!isItemSite(site, Role::producer))
       continue;
     DrainScan scan(root);
     bool drained = false;

@@ -35,7 +35,7 @@ Value protocol::rootOf(Value v) { return getRootPipeline(v); }
 
 static void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
   for (Operation *user : value.getUsers()) {
-    if (isa<InputTilePipelineOp, RoleOp>(user)) {
+    if (user->hasTrait<PipelineView>()) {
       collectUsers(user->getResult(0), users);
       continue;
     }
@@ -49,8 +49,8 @@ Value protocol::stageRoot(Value stage) {
       Operation *owner = arg.getOwner()->getParentOp();
       if (!owner || !arg.getOwner()->isEntryBlock())
         return Value();
-      if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(owner))
-        return rootOf(owner->getOperand(0));
+      if (Value source = getStageSource(arg))
+        return rootOf(source);
       if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
         if (arg.getArgNumber() < forOp.getNumInductionVars())
           return Value();
@@ -68,8 +68,8 @@ Value protocol::stageRoot(Value stage) {
     }
     Operation *def = stage.getDefiningOp();
     unsigned n = cast<OpResult>(stage).getResultNumber();
-    if (isa<AcquireProducerOp, AcquireConsumerOp, AcquireOp, WaitOp>(def))
-      return rootOf(def->getOperand(0));
+    if (Value source = getStageSource(stage))
+      return rootOf(source);
     if (auto forOp = dyn_cast<scf::ForOp>(def)) {
       stage = forOp.getInitArgs()[n];
       continue;
@@ -699,8 +699,8 @@ const llvm::BitVector *ThreadModel::execBlock(Block *block) {
       uniform &= !isa<IntegerType, IndexType>(init.getType()) || !mayVary(init);
     if (uniform)
       result = std::make_unique<llvm::BitVector>(*base);
-  } else if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp, scf::ExecuteRegionOp>(
-                 parent)) {
+  } else if (parent->hasTrait<ScopedStage>() ||
+             isa<scf::ExecuteRegionOp>(parent)) {
     result = std::make_unique<llvm::BitVector>(*base);
   }
   return done();

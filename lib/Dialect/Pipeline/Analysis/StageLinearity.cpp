@@ -1127,16 +1127,13 @@ void Checker::visitOp(Operation *op) {
         .Case([&](scf::ForOp o) { visitFor(o); })
         .Case([&](scf::WhileOp o) { visitWhile(o); })
         .Case([&](scf::ExecuteRegionOp o) { visitExecuteRegion(o); })
-        .Case([&](ProduceOp o) {
-          visitScoped(o, o.getPipeline(), o.getBody(), Role::producer);
-        })
-        .Case([&](ConsumeOp o) {
-          visitScoped(o, o.getPipeline(), o.getBody(), Role::consumer);
-        })
-        .Case([&](ConsumeExplicitOp o) {
-          visitScoped(o, o.getPipeline(), o.getBody(), Role::consumer);
-        })
-        .Default([&](Operation *o) { visitUnknownRegionOp(o); });
+        .Default([&](Operation *o) {
+          if (o->hasTrait<ScopedStage>())
+            visitScoped(o, o->getOperand(0), o->getRegion(0),
+                        *getProtocolRole(o));
+          else
+            visitUnknownRegionOp(o);
+        });
     return;
   }
   checkStepWhileHeld(op);
@@ -1181,9 +1178,7 @@ void Checker::defineResults(Operation *op) {
   for (OpResult result : op->getResults()) {
     Type type = result.getType();
     if (auto stage = dyn_cast<StageType>(type)) {
-      Value pipeline;
-      if (isa<AcquireProducerOp, AcquireConsumerOp, AcquireOp, WaitOp>(op))
-        pipeline = op->getOperand(0);
+      Value pipeline = getStageSource(result);
       int key = -1;
       Value root;
       bool conflict = false;
@@ -1225,8 +1220,12 @@ void Checker::defineResults(Operation *op) {
   // A barrier taken by index and used may signal the stage it names: the
   // stage of a handle when the index is that handle's pipeline.index, else
   // any stage of that role of the pipeline.
-  if (isa<ConsumerMbarOp, ProducerMbarOp>(op) && !op->use_empty()) {
-    Role role = isa<ConsumerMbarOp>(op) ? Role::consumer : Role::producer;
+  ProtocolEffects effects = getProtocolEffects(op);
+  bool ofPipeline = effects.role != ProtocolRole::OfStage &&
+                    effects.role != ProtocolRole::None;
+  if (ofPipeline && effects.signal == ProtocolSignal::Address &&
+      !op->use_empty()) {
+    Role role = *getProtocolRole(op);
     Value root = getRootPipeline(op->getOperand(0));
     int h = -1;
     if (auto index = op->getOperand(1).getDefiningOp<IndexOp>()) {
@@ -1243,12 +1242,11 @@ void Checker::defineResults(Operation *op) {
                               : func.producerRootSignalled)
           .insert(root.getAsOpaquePointer());
   }
-  if (isa<ConsumerSignalAndStepOp>(op))
-    func.consumerRootSignalled.insert(
-        getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
-  if (isa<ProducerSignalAndStepOp>(op))
-    func.producerRootSignalled.insert(
-        getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
+  // A signal of the role itself (producer/consumer_signal_and_step).
+  if (ofPipeline && effects.signal == ProtocolSignal::Arrive)
+    (*getProtocolRole(op) == Role::consumer ? func.consumerRootSignalled
+                                            : func.producerRootSignalled)
+        .insert(getRootPipeline(op->getOperand(0)).getAsOpaquePointer());
 }
 
 void Checker::defineCarriedResults(ResultRange results,
@@ -1334,11 +1332,6 @@ Fwd Checker::moveIn(Value v, Operation *op) {
   return f;
 }
 
-/// True for a stage of a tile pipeline.
-static bool isTileStage(StageType type) {
-  return isa<TilePipelineType>(type.getPipeline());
-}
-
 void Checker::consume(unsigned h, Operation *op, StageType type) {
   if (!isLive(h))
     return reportUseAfter(h, op, /*consuming=*/true);
@@ -1351,30 +1344,29 @@ void Checker::consume(unsigned h, Operation *op, StageType type) {
     handle(h).poisoned = true;
     return;
   }
+  ProtocolSignal signal = getProtocolEffects(op).signal;
   if (type.isConsumer()) {
     checkReleaseOrder(h, op);
     if (handle(h).poisoned)
       return;
-    auto release = dyn_cast<ReleaseOp>(op);
-    if (release && isTileStage(type)) {
-      // A tile pipeline's release only steps (the reference
-      // InputConsumerStage.release): the stage needs a signal of its own.
-      func.pendingSignals.push_back({op, h});
-    } else if (release) {
-      if (handle(h).arrived & subStageBit(release.getSubStage()))
+    if (signalsOnRelease(op, type)) {
+      if (handle(h).arrived & subStageBit(getSubStage(op)))
         reportDoubleSignal(h, op);
       else
         checkRepeatedSignal(h, op, type);
       // A signalling release on one path (an elected lane) counts as the
       // signal of a release_without_signal on the other path.
       handle(h).evidence = 1;
-    } else if (isa<ReleaseWithoutSignalOp, StepOp>(op)) {
+    } else {
+      // A tile pipeline's release only steps (the reference
+      // InputConsumerStage.release), and so do release_without_signal and
+      // step: the stage needs a signal of its own.
       func.pendingSignals.push_back({op, h});
     }
-  } else if (isa<CommitOp>(op)) {
+  } else if (signal == ProtocolSignal::Commit) {
     checkRepeatedSignal(h, op, type);
     handle(h).evidence = 1;
-  } else if (isa<ReleaseOp, StepOp>(op)) {
+  } else {
     // A producer's release and step only step: its signal comes from
     // arrive, expect_tx (+ the copies), commit_mma, or the barrier handed
     // to another op.
@@ -1387,9 +1379,11 @@ void Checker::consume(unsigned h, Operation *op, StageType type) {
 void Checker::borrow(unsigned h, Operation *op, StageType type) {
   if (!isLive(h))
     return reportUseAfter(h, op, /*consuming=*/false);
-  if (isa<IndexOp, PayloadOp>(op))
+  ProtocolEffects effects = getProtocolEffects(op);
+  if (isa<ProtocolOpInterface>(op) && effects.signal == ProtocolSignal::None &&
+      effects.step == ProtocolStep::None)
     return;
-  if (isa<MbarOp>(op)) {
+  if (effects.signal == ProtocolSignal::Address) {
     // The barrier handed to another op (nvgpu.mbarrier.arrive,
     // nvgpu.tma.async.load, nvvm.tcgen05.commit, ...) may be signalled.
     if (!op->use_empty())
@@ -1401,16 +1395,13 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
   handle(h).evidence = 1;
   if (!type.isConsumer())
     return checkRepeatedSignal(h, op, type);
-  uint64_t bit;
-  if (isa<ArriveOp, ReleaseMmaOp>(op)) {
-    bit = 1;
-  } else if (auto release = dyn_cast<ReleaseNoStepOp>(op)) {
-    bit = subStageBit(release.getSubStage());
-    if (handle(h).arrived & bit)
-      reportDoubleSignal(h, op);
-  } else {
+  if (effects.signal != ProtocolSignal::Arrive &&
+      effects.signal != ProtocolSignal::MmaCommit)
     return;
-  }
+  uint64_t bit = subStageBit(getSubStage(op));
+  // An op that names its sub-stage (release_no_step) arrives on it once.
+  if (hasSubStage(op) && (handle(h).arrived & bit))
+    reportDoubleSignal(h, op);
   checkRepeatedSignal(h, op, type);
   set(h, Status::Live, handle(h).arrived | bit);
   handle(h).lastArrive = op;
@@ -1529,15 +1520,12 @@ void Checker::checkReleaseOrder(unsigned h, Operation *op) {
 void Checker::exitOwned(unsigned h, Operation *owner) {
   if (handle(h).poisoned)
     return;
-  bool tile = isa<TilePipelineType>(owner->getOperand(0).getType());
-  if (isa<ConsumeOp>(owner) && !tile && (handle(h).arrived & 1))
+  auto type = cast<StageType>(owner->getRegion(0).getArgument(0).getType());
+  if (signalsOnRelease(owner, type) && (handle(h).arrived & 1))
     reportDoubleSignal(h, owner);
-  else if (isa<ConsumeOp>(owner) && !tile)
-    checkRepeatedSignal(
-        h, owner,
-        cast<StageType>(owner->getRegion(0).getArgument(0).getType()));
-  else if (isa<ConsumeExplicitOp, ProduceOp>(owner) ||
-           (isa<ConsumeOp>(owner) && tile))
+  else if (signalsOnRelease(owner, type))
+    checkRepeatedSignal(h, owner, type);
+  else
     func.pendingSignals.push_back({owner, h});
 }
 
@@ -1835,20 +1823,18 @@ void Checker::reportEscape(unsigned h, Operation *op) {
 /// The sub-stage barrier a signal of `op` on a stage of `type` arrives on,
 /// or -1 if the op does not arrive.
 static int signalSubStage(Operation *op, StageType type) {
-  if (type.isConsumer()) {
-    if (isa<ArriveOp, ReleaseMmaOp>(op))
-      return 0;
-    if (auto r = dyn_cast<ReleaseNoStepOp>(op))
-      return r.getSubStage();
-    if (auto r = dyn_cast<ReleaseOp>(op))
-      return isTileStage(type) ? -1 : int(r.getSubStage());
-    if (isa<ConsumeOp>(op))
-      return isa<TilePipelineType>(op->getOperand(0).getType()) ? -1 : 0;
+  switch (getProtocolEffects(op).signal) {
+  case ProtocolSignal::Arrive:
+  case ProtocolSignal::MmaCommit:
+  case ProtocolSignal::ExpectTx:
+  case ProtocolSignal::Commit:
+    return getSubStage(op);
+  case ProtocolSignal::Release:
+  case ProtocolSignal::RegionExit:
+    return signalsOnRelease(op, type) ? int(getSubStage(op)) : -1;
+  default:
     return -1;
   }
-  if (isa<ArriveOp, CommitMmaOp, CommitOp, ExpectTxOp>(op))
-    return 0;
-  return -1;
 }
 
 /// Two signals of one thread on one producer stage that are a mistake:
@@ -1857,9 +1843,12 @@ static int signalSubStage(Operation *op, StageType type) {
 /// tcgen05.commit per batch of MMAs, may be meant for a count of 2: the
 /// arrival counts of pipeline-verify-protocol judge those.)
 static bool producerRepeats(Operation *first, Operation *second) {
-  if (isa<CommitOp>(second))
+  ProtocolSignal firstSignal = getProtocolEffects(first).signal;
+  ProtocolSignal secondSignal = getProtocolEffects(second).signal;
+  if (secondSignal == ProtocolSignal::Commit)
     return true;
-  return isa<ArriveOp>(first) && isa<ArriveOp>(second);
+  return firstSignal == ProtocolSignal::Arrive &&
+         secondSignal == ProtocolSignal::Arrive;
 }
 
 /// The innermost block that contains both ops.
@@ -1926,13 +1915,15 @@ void Checker::checkRepeatedSignal(unsigned h, Operation *op, StageType type) {
       continue;
     std::string path;
     // The exit of a consume region runs after everything in it.
-    Operation *at =
-        isa<ConsumeOp>(op) ? op->getRegion(0).front().getTerminator() : op;
+    ProtocolSignal signal = getProtocolEffects(op).signal;
+    bool exit = signal == ProtocolSignal::RegionExit;
+    Operation *at = exit ? op->getRegion(0).front().getTerminator() : op;
     if (!runsAfter(prior, at, path))
       continue;
     bool producer = type.isProducer();
-    StringRef name = isa<ConsumeOp>(op) ? StringRef("the pipeline.consume exit")
-                                        : op->getName().getStringRef();
+    std::string name =
+        exit ? "the " + op->getName().getStringRef().str() + " exit"
+             : op->getName().getStringRef().str();
     auto diag = error(op) << "double signal: " << name << " arrives on the "
                           << (producer ? "full" : "empty")
                           << " barrier of this "
@@ -1941,11 +1932,11 @@ void Checker::checkRepeatedSignal(unsigned h, Operation *op, StageType type) {
     SmallVector<std::string> why;
     if (!path.empty())
       why.push_back(path);
-    if (isa<ReleaseOp>(op))
+    if (signal == ProtocolSignal::Release)
       why.push_back("end it with release_without_signal");
-    else if (isa<ConsumeOp>(op))
+    else if (exit)
       why.push_back("use pipeline.consume_explicit");
-    else if (isa<CommitOp>(op))
+    else if (signal == ProtocolSignal::Commit)
       why.push_back("end it with release or step");
     if (!why.empty())
       diag << " (" << llvm::join(why, "; ") << ")";
@@ -1962,13 +1953,15 @@ void Checker::checkRepeatedSignal(unsigned h, Operation *op, StageType type) {
 /// *_signal_and_step, drain_producer) while a handle of that role is held:
 /// the handle's own release steps again.
 void Checker::checkStepWhileHeld(Operation *op) {
-  Role role;
-  if (isa<ConsumerStepOp, ConsumerSignalAndStepOp>(op))
-    role = Role::consumer;
-  else if (isa<ProducerStepOp, ProducerSignalAndStepOp, DrainProducerOp>(op))
-    role = Role::producer;
-  else
+  ProtocolEffects effects = getProtocolEffects(op);
+  if (effects.role == ProtocolRole::OfStage ||
+      (effects.step != ProtocolStep::Always &&
+       effects.step != ProtocolStep::Drain))
     return;
+  std::optional<Role> stepped = getProtocolRole(op);
+  if (!stepped)
+    return;
+  Role role = *stepped;
   Value root = getRootPipeline(op->getOperand(0));
   int key = keyFor(root, role);
   for (unsigned other : func.liveByKey[key]) {
@@ -1993,13 +1986,15 @@ void Checker::checkStepWhileHeld(Operation *op) {
 
 void Checker::reportDoubleSignal(unsigned h, Operation *op) {
   auto diag = error(op);
-  if (isa<ConsumeOp>(op))
-    diag << "double signal: the pipeline.consume region arrives on the empty "
-            "barrier of its stage on exit, but it was already arrived on "
-            "(use pipeline.consume_explicit)";
-  else if (isa<ReleaseNoStepOp>(op))
-    diag << "double signal: release_no_step arrives on an empty barrier of "
-            "this consumer stage that was already arrived on";
+  ProtocolSignal signal = getProtocolEffects(op).signal;
+  if (signal == ProtocolSignal::RegionExit)
+    diag << "double signal: the " << op->getName()
+         << " region arrives on the empty barrier of its stage on exit, but "
+            "it was already arrived on (use pipeline.consume_explicit)";
+  else if (signal == ProtocolSignal::Arrive)
+    diag << "double signal: " << op->getName().stripDialect()
+         << " arrives on an empty barrier of this consumer stage that was "
+            "already arrived on";
   else
     diag << "double signal: release arrives on the empty barrier of this "
             "consumer stage, which was already arrived on (end it with "
@@ -2020,10 +2015,8 @@ void Checker::finishFunction() {
       familySignalled[find(h)] = 1;
   for (const Pending &p : func.pendingSignals) {
     unsigned h = p.h;
-    bool producer =
-        isa<ProduceOp>(p.op) ||
-        (!isa<ConsumeOp, ConsumeExplicitOp>(p.op) &&
-         cast<StageType>(p.op->getOperand(0).getType()).isProducer());
+    bool producer = getProtocolRole(p.op) == Role::producer;
+    bool scoped = p.op->hasTrait<ScopedStage>();
     auto &rootSignalled =
         producer ? func.producerRootSignalled : func.consumerRootSignalled;
     if (handle(h).poisoned || familySignalled[find(h)] ||
@@ -2033,8 +2026,8 @@ void Checker::finishFunction() {
     if (producer) {
       auto diag = error(p.op) << "missing signal: nothing arrives on the "
                                  "full barrier of ";
-      if (isa<ProduceOp>(p.op))
-        diag << "the stage of this pipeline.produce region";
+      if (scoped)
+        diag << "the stage of this " << p.op->getName() << " region";
       else
         diag << "this producer stage before " << p.op->getName();
       diag << ", so the consumer waits on it forever (a producer's "
@@ -2048,12 +2041,14 @@ void Checker::finishFunction() {
     }
     auto diag = error(p.op) << "missing signal: nothing arrives on the empty "
                                "barrier of ";
-    if (isa<ConsumeExplicitOp, ConsumeOp>(p.op))
+    if (scoped)
       diag << "the stage of this " << p.op->getName() << " region";
     else
       diag << "this consumer stage before " << p.op->getName();
     diag << ", so the producer waits on it forever";
-    if (isa<ReleaseOp, ConsumeOp>(p.op))
+    ProtocolSignal signal = getProtocolEffects(p.op).signal;
+    if (signal == ProtocolSignal::Release ||
+        signal == ProtocolSignal::RegionExit)
       diag << " (on a tile pipeline, release and the consume exit only step, "
               "as in the reference: free the stage with pipeline.release_mma "
               "or pipeline.arrive)";

@@ -343,12 +343,10 @@ LogicalResult YieldOp::verify() {
 
 Value pmlir::getRootPipeline(Value value) {
   while (value) {
-    if (auto role = value.getDefiningOp<RoleOp>())
-      value = role.getPipeline();
-    else if (auto tile = value.getDefiningOp<InputTilePipelineOp>())
-      value = tile.getPipeline();
-    else
+    Operation *def = value.getDefiningOp();
+    if (!def || !def->hasTrait<PipelineView>())
       return value;
+    value = def->getOperand(0);
   }
   return value;
 }

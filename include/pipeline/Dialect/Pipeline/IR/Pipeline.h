@@ -28,6 +28,8 @@
 #define GET_TYPEDEF_CLASSES
 #include "pipeline/Dialect/Pipeline/IR/PipelineTypes.h.inc"
 
+#include "pipeline/Dialect/Pipeline/IR/PipelineProtocol.h"
+
 #include "pipeline/Dialect/Pipeline/IR/PipelineInterfaces.h.inc"
 
 namespace pmlir {
@@ -36,12 +38,20 @@ namespace pmlir {
 /// pipeline type, which also keeps their byte counts far from overflowing.
 constexpr uint64_t kMaxSharedMemoryBytes = 227 * 1024;
 
+/// The discardable attribute pipeline-unroll-stages puts on an op of copy j
+/// of an unrolled loop body: the stage index (an i32) the op's role is at
+/// there, which the lowering turns into a constant.
+inline constexpr const char *kKnownStageAttrName = "pipeline.known_stage";
+
 /// True if `type` lives in the GPU workgroup (shared) address space.
 bool isWorkgroupMemRef(mlir::MemRefType type);
 
 /// The barrier pipeline underneath a pipeline, tile pipeline, role or stage
 /// type; null for any other type.
 PipelineType getBasePipelineType(mlir::Type type);
+
+/// True for a tile pipeline type or a stage type of a tile pipeline.
+bool isTilePipelineType(mlir::Type type);
 
 /// The upstream `!nvgpu.mbarrier.group` holding all barriers of the pipeline
 /// underneath `type` (see getBasePipelineType).
@@ -60,6 +70,51 @@ mlir::Value getRootPipeline(mlir::Value value);
 /// The `pipeline.create` that defines the pipeline underneath `value`, or
 /// null when it does not come from one through the views.
 CreateOp getCreateOp(mlir::Value value);
+
+/// The pipeline value a stage handle was acquired from: the first operand
+/// of the op that returned it (AcquiresStage) or whose region argument it
+/// is (ScopedStage); null when it comes from elsewhere (a loop-carried
+/// handle, a branch argument).
+mlir::Value getStageSource(mlir::Value handle);
+
+/// The protocol effects `op` declares (ProtocolOpInterface); none for an
+/// op of another dialect.
+ProtocolEffects getProtocolEffects(mlir::Operation *op);
+
+/// The role `op` is about: its declared role, or the role of the stage
+/// handle in its first operand; std::nullopt for an op about no role.
+std::optional<Role> getProtocolRole(mlir::Operation *op);
+
+/// True if `op` moves one item through `role` of the pipeline in its first
+/// operand: an acquire, a scoped region or a step of the role itself (not
+/// through a stage handle, not a drain).
+bool isItemSite(mlir::Operation *op, Role role);
+
+/// True if `op` waits on, or tries, the barrier `role` waits on (the
+/// producer's `empty`, the consumer's `full`).
+bool waitsOnRoleBarrier(mlir::Operation *op, Role role);
+
+/// True if `op` arrives on the barrier `role` signals when it ends a stage
+/// of pipeline type `type` (a release of a consumer stage of a pipeline
+/// that is no tile pipeline; the exit of a `consume` region likewise).
+bool signalsOnRelease(mlir::Operation *op, mlir::Type type);
+
+/// True if `op` hands out the address of `role`'s barriers of the pipeline
+/// in its first operand (producer_mbar, consumer_mbar; not through a
+/// stage handle).
+bool isBarrierAddressOf(mlir::Operation *op, Role role);
+
+/// The sub-stage `op` names (its `sub_stage` attribute), else 0.
+unsigned getSubStage(mlir::Operation *op);
+/// True if `op` names a sub-stage (has a `sub_stage` attribute).
+bool hasSubStage(mlir::Operation *op);
+
+/// The election of an MmaCommit op (its optional second operand, an i1 that
+/// picks the one thread that commits), or null: the lowering elects.
+mlir::Value getMmaCommitElection(mlir::Operation *op);
+
+/// The chip feature `op`'s lowering needs (ProtocolOpInterface).
+ChipFeature getChipFeature(mlir::Operation *op);
 } // namespace pmlir
 
 #endif // PIPELINE_DIALECT_PIPELINE_IR_PIPELINE_H

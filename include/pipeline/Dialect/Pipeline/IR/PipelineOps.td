@@ -78,8 +78,12 @@ def Pipeline_GroupOf : StrFunc<"::pmlir::getMBarrierGroupType($_self)">;
 // Base classes
 //===----------------------------------------------------------------------===//
 
+// Every op implements ProtocolOpInterface: its protocol effects and chip
+// feature come from the Pipeline_Effects / Pipeline_Requires traits in its
+// trait list (none for an op without them).
 class Pipeline_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Pipeline_Dialect, mnemonic, traits>;
+    : Op<Pipeline_Dialect, mnemonic,
+         !listconcat(traits, [Pipeline_ProtocolOpInterface])>;
 
 // An op that takes a stage handle and only reads it.
 class Pipeline_BorrowingStageOp<string mnemonic, list<Trait> traits = []>
@@ -154,7 +158,9 @@ def Pipeline_SmemBytesOp : Pipeline_Op<"smem_bytes", [Pure]> {
   let hasFolder = 1;
 }
 
-def Pipeline_InitMbarsOp : Pipeline_Op<"init_mbars"> {
+def Pipeline_InitMbarsOp
+    : Pipeline_Op<"init_mbars", [
+        Pipeline_Requires<"MBarrierTx">]> {
   let summary = "initialize the barriers of a pipeline";
   let description = [{
     Initializes every `full` barrier with `producer_arrive_count` and every
@@ -187,7 +193,10 @@ def Pipeline_InitMbarsOp : Pipeline_Op<"init_mbars"> {
   let hasVerifier = 1;
 }
 
-def Pipeline_InputTilePipelineOp : Pipeline_Op<"input_tile_pipeline", [Pure]> {
+def Pipeline_InputTilePipelineOp
+    : Pipeline_Op<"input_tile_pipeline", [
+        Pure,
+        Pipeline_PipelineView]> {
   let summary = "attach payload tile arrays to a pipeline";
   let description = [{
     Builds a tile pipeline (the reference `InputTilePipeline`) from a
@@ -215,7 +224,7 @@ def Pipeline_InputTilePipelineOp : Pipeline_Op<"input_tile_pipeline", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Pipeline_RoleOp : Pipeline_Op<"role", [Pure]> {
+def Pipeline_RoleOp : Pipeline_Op<"role", [Pure, Pipeline_PipelineView]> {
   let summary = "view a pipeline from one role";
   let description = [{
     Returns the reference `RolePipeline` view of a pipeline: the role is in
@@ -238,8 +247,9 @@ def Pipeline_RoleOp : Pipeline_Op<"role", [Pure]> {
 // Direct API (no handle)
 //===----------------------------------------------------------------------===//
 
-class Pipeline_DirectOp<string mnemonic, string sum, string desc>
-    : Pipeline_Op<mnemonic> {
+class Pipeline_DirectOp<string mnemonic, string sum, string desc,
+                        list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, traits> {
   let summary = sum;
   let description = desc # [{
 
@@ -257,37 +267,37 @@ def Pipeline_WaitProducerOp : Pipeline_DirectOp<"wait_producer",
   "consumer waits for the producer to fill the current stage", [{
     Waits on the consumer's current `full` barrier with the consumer's
     phase. Does not step.
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "Reads", "Blocks", "None">]>;
 
 def Pipeline_WaitConsumerOp : Pipeline_DirectOp<"wait_consumer",
   "producer waits for the consumer to free the current stage", [{
     Waits on the producer's current `empty` barrier with the producer's
     phase. Does not step.
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Reads", "Blocks", "None">]>;
 
 def Pipeline_ProducerStepOp : Pipeline_DirectOp<"producer_step",
   "advance the producer to the next stage", [{
     `stage += 1`; on wrap to 0 the producer phase flips.
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Always", "None", "None">]>;
 
 def Pipeline_ConsumerStepOp : Pipeline_DirectOp<"consumer_step",
   "advance the consumer to the next stage", [{
     `stage += 1`; on wrap to 0 the consumer phase flips.
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "Always", "None", "None">]>;
 
 def Pipeline_ProducerSignalAndStepOp : Pipeline_DirectOp<"producer_signal_and_step",
   "wait for the consumer, signal production and step", [{
     Waits on the producer's current `empty` barrier, arrives on its `full`
     barrier, then steps the producer (the reference's CLC throttle, load
     side).
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Always", "Blocks", "Arrive">]>;
 
 def Pipeline_ConsumerSignalAndStepOp : Pipeline_DirectOp<"consumer_signal_and_step",
   "wait for the producer, signal consumption and step", [{
     Waits on the consumer's current `full` barrier, arrives on its `empty`
     barrier, then steps the consumer (the reference's CLC throttle,
     scheduler side).
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "Always", "Blocks", "Arrive">]>;
 
 def Pipeline_DrainProducerOp : Pipeline_DirectOp<"drain_producer",
   "wait until the consumer has freed every stage", [{
@@ -296,10 +306,11 @@ def Pipeline_DrainProducerOp : Pipeline_DirectOp<"drain_producer",
     and steps, so that the CTA does not exit while a peer still arrives on
     its barriers or reads its shared memory (the reference
     `drain_producer`, CUTLASS `producer_tail`).
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Drain", "Blocks", "None">]>;
 
-class Pipeline_TryOp<string mnemonic, string sum, string desc>
-    : Pipeline_DirectOp<mnemonic, sum, desc> {
+class Pipeline_TryOp<string mnemonic, string sum, string desc,
+                     list<Trait> traits = []>
+    : Pipeline_DirectOp<mnemonic, sum, desc, traits> {
   let results = (outs I1:$ready);
   let assemblyFormat = "$pipeline attr-dict `:` qualified(type($pipeline))";
   let description = desc # [{
@@ -317,28 +328,29 @@ def Pipeline_TryWaitProducerOp : Pipeline_TryOp<"try_wait_producer",
     One non-blocking `try_wait.parity` on the consumer's current `full`
     barrier; true when the stage holds data. Pair it with
     `wait_producer_if_needed` or `acquire_consumer ready(...)`.
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "Reads", "Tries", "None">]>;
 
 def Pipeline_TryWaitConsumerOp : Pipeline_TryOp<"try_wait_consumer",
   "test whether the consumer has freed the current stage", [{
     One non-blocking `try_wait.parity` on the producer's current `empty`
     barrier; true when the stage may be overwritten.
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Reads", "Tries", "None">]>;
 
 def Pipeline_TryAcquireProducerOp : Pipeline_TryOp<"try_acquire_producer",
   "test whether the next producer stage is available", [{
     The tile-pipeline spelling of `try_wait_consumer`: true when the
     consumer has freed the producer's current stage.
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Reads", "Tries", "None">]>;
 
 def Pipeline_TryAcquireConsumerOp : Pipeline_TryOp<"try_acquire_consumer",
   "test whether the next consumer stage has data", [{
     The tile-pipeline spelling of `try_wait_producer`: true when the
     producer has filled the consumer's current stage.
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "Reads", "Tries", "None">]>;
 
-class Pipeline_WaitIfNeededOp<string mnemonic, string sum, string desc>
-    : Pipeline_Op<mnemonic> {
+class Pipeline_WaitIfNeededOp<string mnemonic, string sum, string desc,
+                              list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, traits> {
   let summary = sum;
   let description = desc # [{
 
@@ -356,18 +368,19 @@ def Pipeline_WaitProducerIfNeededOp : Pipeline_WaitIfNeededOp<"wait_producer_if_
   "consumer waits for the producer unless a try already succeeded", [{
     Waits like `wait_producer` only when `already_ready` (the result of
     `try_wait_producer`) is false.
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "Reads", "Blocks", "None">]>;
 
 def Pipeline_WaitConsumerIfNeededOp : Pipeline_WaitIfNeededOp<"wait_consumer_if_needed",
   "producer waits for the consumer unless a try already succeeded", [{
     Waits like `wait_consumer` only when `already_ready` (the result of
     `try_wait_consumer`) is false.
-  }]>;
+  }], [Pipeline_Effects<"Producer", "Reads", "Blocks", "None">]>;
 
-class Pipeline_MbarOfOp<string mnemonic, string sum, string desc>
-    : Pipeline_Op<mnemonic, [Pure,
+class Pipeline_MbarOfOp<string mnemonic, string sum, string desc,
+                        list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, !listconcat(traits, [Pure,
         TypesMatchWith<"barrier group matches the pipeline", "pipeline",
-                       "barriers", Pipeline_GroupOf.result>]> {
+                       "barriers", Pipeline_GroupOf.result>])> {
   let summary = sum;
   let description = desc # [{
     The result is an upstream `!nvgpu.mbarrier.group` holding all barriers
@@ -394,16 +407,17 @@ def Pipeline_ProducerMbarOp : Pipeline_MbarOfOp<"producer_mbar",
   "the `full` barrier of a stage", [{
     The barrier that the producer signals for stage `stage` (and sub-stage
     `sub_stage` < `producer_sub_stages`).
-  }]>;
+  }], [Pipeline_Effects<"Producer", "None", "None", "Address">]>;
 
 def Pipeline_ConsumerMbarOp : Pipeline_MbarOfOp<"consumer_mbar",
   "the `empty` barrier of a stage", [{
     The barrier that the consumer signals for stage `stage` (and sub-stage
     `sub_stage` < `consumer_sub_stages`).
-  }]>;
+  }], [Pipeline_Effects<"Consumer", "None", "None", "Address">]>;
 
-class Pipeline_StageIndexOfOp<string mnemonic, string sum>
-    : Pipeline_Op<mnemonic> {
+class Pipeline_StageIndexOfOp<string mnemonic, string sum,
+                              list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, traits> {
   let summary = sum;
   let description = [{
     Reads the current stage index of the role's per-thread state.
@@ -420,15 +434,20 @@ class Pipeline_StageIndexOfOp<string mnemonic, string sum>
 }
 
 def Pipeline_ProducerStageOp : Pipeline_StageIndexOfOp<"producer_stage",
-  "the producer's current stage index">;
+  "the producer's current stage index",
+  [Pipeline_Effects<"Producer", "Reads", "None", "None">]>;
 def Pipeline_ConsumerStageOp : Pipeline_StageIndexOfOp<"consumer_stage",
-  "the consumer's current stage index">;
+  "the consumer's current stage index",
+  [Pipeline_Effects<"Consumer", "Reads", "None", "None">]>;
 
 //===----------------------------------------------------------------------===//
 // Stage handles
 //===----------------------------------------------------------------------===//
 
-def Pipeline_AcquireProducerOp : Pipeline_Op<"acquire_producer", [
+def Pipeline_AcquireProducerOp
+    : Pipeline_Op<"acquire_producer", [
+        Pipeline_Effects<"Producer", "AtAcquire", "Blocks", "None">,
+        Pipeline_AcquiresStage,
     TypesMatchWith<"result is a producer stage of the pipeline", "pipeline",
                    "stage", Pipeline_StageOf<"producer">.result>]> {
   let summary = "wait for a free stage and return its producer handle";
@@ -452,7 +471,10 @@ def Pipeline_AcquireProducerOp : Pipeline_Op<"acquire_producer", [
   }];
 }
 
-def Pipeline_AcquireConsumerOp : Pipeline_Op<"acquire_consumer", [
+def Pipeline_AcquireConsumerOp
+    : Pipeline_Op<"acquire_consumer", [
+        Pipeline_Effects<"Consumer", "AtAcquire", "Blocks", "None">,
+        Pipeline_AcquiresStage,
     TypesMatchWith<"result is a consumer stage of the pipeline", "pipeline",
                    "stage", Pipeline_StageOf<"consumer">.result>]> {
   let summary = "wait for a full stage and return its consumer handle";
@@ -474,7 +496,10 @@ def Pipeline_AcquireConsumerOp : Pipeline_Op<"acquire_consumer", [
   }];
 }
 
-def Pipeline_IndexOp : Pipeline_BorrowingStageOp<"index", [Pure]> {
+def Pipeline_IndexOp
+    : Pipeline_BorrowingStageOp<"index", [
+        Pipeline_Effects<"OfStage", "None", "None", "None">,
+        Pure]> {
   let summary = "the stage index of a handle";
   let description = [{
     Example:
@@ -488,7 +513,9 @@ def Pipeline_IndexOp : Pipeline_BorrowingStageOp<"index", [Pure]> {
   let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
 }
 
-def Pipeline_MbarOp : Pipeline_BorrowingStageOp<"mbar", [Pure,
+def Pipeline_MbarOp
+    : Pipeline_BorrowingStageOp<"mbar", [
+        Pipeline_Effects<"OfStage", "None", "None", "Address">, Pure,
     TypesMatchWith<"barrier group matches the stage's pipeline", "stage",
                    "barriers", Pipeline_GroupOf.result>]> {
   let summary = "the barrier a stage handle signals";
@@ -515,7 +542,9 @@ def Pipeline_MbarOp : Pipeline_BorrowingStageOp<"mbar", [Pure,
   let hasVerifier = 1;
 }
 
-def Pipeline_ArriveOp : Pipeline_BorrowingStageOp<"arrive"> {
+def Pipeline_ArriveOp
+    : Pipeline_BorrowingStageOp<"arrive", [
+        Pipeline_Effects<"OfStage", "None", "None", "Arrive">]> {
   let summary = "arrive on the barrier of a stage handle";
   let description = [{
     The executing thread arrives once on the barrier its role signals for
@@ -539,7 +568,9 @@ def Pipeline_ArriveOp : Pipeline_BorrowingStageOp<"arrive"> {
   let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
 }
 
-def Pipeline_ExpectTxOp : Pipeline_BorrowingStageOp<"expect_tx"> {
+def Pipeline_ExpectTxOp
+    : Pipeline_BorrowingStageOp<"expect_tx", [
+        Pipeline_Effects<"OfStage", "None", "None", "ExpectTx">]> {
   let summary = "arrive on a producer stage's barrier expecting TMA bytes";
   let description = [{
     `mbarrier.arrive.expect_tx` on the `full` barrier of the producer's
@@ -564,7 +595,10 @@ def Pipeline_ExpectTxOp : Pipeline_BorrowingStageOp<"expect_tx"> {
   let hasVerifier = 1;
 }
 
-def Pipeline_PayloadOp : Pipeline_BorrowingStageOp<"payload", [Pure]> {
+def Pipeline_PayloadOp
+    : Pipeline_BorrowingStageOp<"payload", [
+        Pipeline_Effects<"OfStage", "None", "None", "None">,
+        Pure]> {
   let summary = "the tiles of a tile-pipeline stage";
   let description = [{
     The `k_group_size` tiles of payload array `array` that belong to the
@@ -590,7 +624,9 @@ def Pipeline_PayloadOp : Pipeline_BorrowingStageOp<"payload", [Pure]> {
   }];
 }
 
-def Pipeline_ReleaseOp : Pipeline_ConsumingStageOp<"release"> {
+def Pipeline_ReleaseOp
+    : Pipeline_ConsumingStageOp<"release", [
+        Pipeline_Effects<"OfStage", "AtRelease", "None", "Release">]> {
   let summary = "release a stage and advance the role";
   let description = [{
     Ends the life of a stage handle and steps the role. A consumer handle of
@@ -618,7 +654,8 @@ def Pipeline_ReleaseOp : Pipeline_ConsumingStageOp<"release"> {
 }
 
 def Pipeline_ReleaseWithoutSignalOp
-    : Pipeline_ConsumingStageOp<"release_without_signal"> {
+    : Pipeline_ConsumingStageOp<"release_without_signal", [
+        Pipeline_Effects<"OfStage", "AtRelease", "None", "None">]> {
   let summary = "release a consumer stage without arriving";
   let description = [{
     Ends the life of a consumer handle and steps the consumer without
@@ -639,9 +676,10 @@ def Pipeline_ReleaseWithoutSignalOp
 // Scoped forms
 //===----------------------------------------------------------------------===//
 
-class Pipeline_ScopedOp<string mnemonic, string role>
-    : Pipeline_Op<mnemonic, [SingleBlockImplicitTerminator<"YieldOp">,
-                             RecursiveMemoryEffects]> {
+class Pipeline_ScopedOp<string mnemonic, string role, list<Trait> traits = []>
+    : Pipeline_Op<mnemonic, !listconcat(traits,
+                             [SingleBlockImplicitTerminator<"YieldOp">,
+                              RecursiveMemoryEffects, Pipeline_ScopedStage])> {
   let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
@@ -654,7 +692,9 @@ class Pipeline_ScopedOp<string mnemonic, string role>
   }];
 }
 
-def Pipeline_ProduceOp : Pipeline_ScopedOp<"produce", "producer"> {
+def Pipeline_ProduceOp
+    : Pipeline_ScopedOp<"produce", "producer", [
+        Pipeline_Effects<"Producer", "Always", "Blocks", "None">]> {
   let summary = "produce one stage in a region";
   let description = [{
     Acquires a producer stage on entry (like `acquire_producer`), runs the
@@ -672,7 +712,9 @@ def Pipeline_ProduceOp : Pipeline_ScopedOp<"produce", "producer"> {
   }];
 }
 
-def Pipeline_ConsumeOp : Pipeline_ScopedOp<"consume", "consumer"> {
+def Pipeline_ConsumeOp
+    : Pipeline_ScopedOp<"consume", "consumer", [
+        Pipeline_Effects<"Consumer", "Always", "Blocks", "RegionExit">]> {
   let summary = "consume one stage in a region";
   let description = [{
     Acquires a consumer stage on entry, runs the region, and on exit arrives
@@ -691,7 +733,9 @@ def Pipeline_ConsumeOp : Pipeline_ScopedOp<"consume", "consumer"> {
   }];
 }
 
-def Pipeline_ConsumeExplicitOp : Pipeline_ScopedOp<"consume_explicit", "consumer"> {
+def Pipeline_ConsumeExplicitOp
+    : Pipeline_ScopedOp<"consume_explicit", "consumer", [
+        Pipeline_Effects<"Consumer", "Always", "Blocks", "None">]> {
   let summary = "consume one stage in a region with explicit signalling";
   let description = [{
     Like `consume`, but the exit only steps the consumer: the region signals
@@ -733,7 +777,10 @@ def Pipeline_YieldOp : Pipeline_Op<"yield", [Pure, Terminator, ReturnLike,
 // Role pipeline
 //===----------------------------------------------------------------------===//
 
-def Pipeline_AcquireOp : Pipeline_Op<"acquire", [
+def Pipeline_AcquireOp
+    : Pipeline_Op<"acquire", [
+        Pipeline_Effects<"Producer", "AtAcquire", "Blocks", "None">,
+        Pipeline_AcquiresStage,
     TypesMatchWith<"result is a producer stage of the role's pipeline",
                    "role", "stage", Pipeline_RoleStage<"producer">.result>]> {
   let summary = "producer role: wait until the consumer released the stage";
@@ -758,7 +805,10 @@ def Pipeline_AcquireOp : Pipeline_Op<"acquire", [
   let hasVerifier = 1;
 }
 
-def Pipeline_WaitOp : Pipeline_Op<"wait", [
+def Pipeline_WaitOp
+    : Pipeline_Op<"wait", [
+        Pipeline_Effects<"Consumer", "AtAcquire", "Blocks", "None">,
+        Pipeline_AcquiresStage,
     TypesMatchWith<"result is a consumer stage of the role's pipeline",
                    "role", "stage", Pipeline_RoleStage<"consumer">.result>]> {
   let summary = "consumer role: wait until the producer committed the stage";
@@ -779,7 +829,9 @@ def Pipeline_WaitOp : Pipeline_Op<"wait", [
   let assemblyFormat = "$role attr-dict `:` qualified(type($role))";
 }
 
-def Pipeline_CommitOp : Pipeline_ConsumingStageOp<"commit"> {
+def Pipeline_CommitOp
+    : Pipeline_ConsumingStageOp<"commit", [
+        Pipeline_Effects<"OfStage", "Always", "None", "Commit">]> {
   let summary = "producer: arrive on the stage's full barriers and step";
   let description = [{
     Producer-only. Arrives once on the `full` barrier of sub-stage 0 of the
@@ -798,7 +850,10 @@ def Pipeline_CommitOp : Pipeline_ConsumingStageOp<"commit"> {
   let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
 }
 
-def Pipeline_CommitMmaOp : Pipeline_BorrowingStageOp<"commit_mma"> {
+def Pipeline_CommitMmaOp
+    : Pipeline_BorrowingStageOp<"commit_mma", [
+        Pipeline_Effects<"OfStage", "None", "None", "MmaCommit">,
+        Pipeline_Requires<"Tcgen05">]> {
   let summary = "producer: arrive on the full barrier when the MMAs complete";
   let description = [{
     Producer-only, sm_100a. One elected thread issues `tcgen05.commit`
@@ -821,7 +876,10 @@ def Pipeline_CommitMmaOp : Pipeline_BorrowingStageOp<"commit_mma"> {
   }];
 }
 
-def Pipeline_ReleaseMmaOp : Pipeline_BorrowingStageOp<"release_mma"> {
+def Pipeline_ReleaseMmaOp
+    : Pipeline_BorrowingStageOp<"release_mma", [
+        Pipeline_Effects<"OfStage", "None", "None", "MmaCommit">,
+        Pipeline_Requires<"Tcgen05">]> {
   let summary = "consumer: arrive on the empty barrier when the MMAs complete";
   let description = [{
     Consumer-only, sm_100a. The MMA warp's release of an input stage (CUTLASS
@@ -858,7 +916,9 @@ def Pipeline_ReleaseMmaOp : Pipeline_BorrowingStageOp<"release_mma"> {
   }];
 }
 
-def Pipeline_ReleaseNoStepOp : Pipeline_BorrowingStageOp<"release_no_step"> {
+def Pipeline_ReleaseNoStepOp
+    : Pipeline_BorrowingStageOp<"release_no_step", [
+        Pipeline_Effects<"OfStage", "None", "None", "Arrive">]> {
   let summary = "consumer: arrive on one sub-stage's empty barrier";
   let description = [{
     Consumer-only. Arrives on the `empty` barrier of sub-stage `sub_stage`
@@ -879,7 +939,9 @@ def Pipeline_ReleaseNoStepOp : Pipeline_BorrowingStageOp<"release_no_step"> {
   let hasVerifier = 1;
 }
 
-def Pipeline_StepOp : Pipeline_ConsumingStageOp<"step"> {
+def Pipeline_StepOp
+    : Pipeline_ConsumingStageOp<"step", [
+        Pipeline_Effects<"OfStage", "AtRelease", "None", "None">]> {
   let summary = "end a stage handle and step the role without signalling";
   let description = [{
     Ends the life of a handle and steps its role only (the reference

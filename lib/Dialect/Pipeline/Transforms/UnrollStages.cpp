@@ -27,9 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
-#include "pipeline/Lowering/Pipelines.h"
+#include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -39,7 +38,7 @@
 
 namespace pmlir {
 #define GEN_PASS_DEF_UNROLLSTAGES
-#include "pipeline/Lowering/Passes.h.inc"
+#include "pipeline/Dialect/Pipeline/Transforms/Passes.h.inc"
 } // namespace pmlir
 
 using namespace mlir;
@@ -49,8 +48,8 @@ namespace {
 /// The role state of one role of one pipeline.create.
 using RoleKey = std::pair<Operation *, Role>;
 
-/// What a pipeline op does to the state of one role (mirrors the lowering
-/// in PipelineToNVGPU.cpp).
+/// What a pipeline op does to the state of one role (from its protocol
+/// effects).
 struct RoleAccess {
   RoleKey key;
   /// How many times it steps the role (0 for an op that only reads it).
@@ -58,123 +57,44 @@ struct RoleAccess {
 };
 } // namespace
 
-/// The pipeline value a stage handle was acquired from: the operand of its
-/// acquire or of the scoped op whose region argument it is; null when it
-/// comes from elsewhere (a loop-carried handle, a branch argument).
-static Value handleSource(Value handle) {
-  if (auto arg = dyn_cast<BlockArgument>(handle)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    if (isa<ProduceOp, ConsumeOp, ConsumeExplicitOp>(parent))
-      return parent->getOperand(0);
-    return nullptr;
-  }
-  Operation *def = handle.getDefiningOp();
-  if (isa_and_present<AcquireProducerOp, AcquireConsumerOp, AcquireOp, WaitOp>(
-          def))
-    return def->getOperand(0);
-  return nullptr;
-}
-
 /// True when `role` of a pipeline of type `type` steps when it acquires a
 /// stage (a consumer with consumer_depth > 1) rather than at the release.
 static bool stepsAtAcquire(PipelineType type, Role role) {
   return role == Role::consumer && type.getConsumerDepth() > 1;
 }
 
-/// What `op` does to role state. std::nullopt: nothing. Failure: it touches
-/// role state in a way the pass does not follow (an unknown pipeline
-/// instance, a drain).
+/// What `op` does to role state (its declared ProtocolStep). std::nullopt:
+/// nothing. Failure: it touches role state in a way the pass does not
+/// follow (an unknown pipeline instance, a drain).
 static FailureOr<std::optional<RoleAccess>> getRoleAccess(Operation *op) {
-  Value pipeline;
-  Role role;
-  // Steps at the acquire (consumer_depth > 1) or at the release.
-  enum { None, Read, AtAcquire, AtRelease, Always } kind = None;
-  auto viaHandle = [&](Value handle, Role r) {
-    pipeline = handleSource(handle);
-    role = r;
-  };
-  TypeSwitch<Operation *>(op)
-      // Direct API.
-      .Case<WaitProducerOp, TryWaitProducerOp, TryAcquireConsumerOp,
-            WaitProducerIfNeededOp, ConsumerStageOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::consumer;
-        kind = Read;
-      })
-      .Case<WaitConsumerOp, TryWaitConsumerOp, TryAcquireProducerOp,
-            WaitConsumerIfNeededOp, ProducerStageOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::producer;
-        kind = Read;
-      })
-      .Case<ProducerStepOp, ProducerSignalAndStepOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::producer;
-        kind = Always;
-      })
-      .Case<ConsumerStepOp, ConsumerSignalAndStepOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::consumer;
-        kind = Always;
-      })
-      // Handles and scoped regions.
-      .Case<AcquireProducerOp, AcquireOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::producer;
-        kind = AtAcquire;
-      })
-      .Case<AcquireConsumerOp, WaitOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::consumer;
-        kind = AtAcquire;
-      })
-      .Case<ProduceOp>([&](ProduceOp o) {
-        pipeline = o.getPipeline();
-        role = Role::producer;
-        kind = Always;
-      })
-      .Case<ConsumeOp, ConsumeExplicitOp>([&](Operation *o) {
-        pipeline = o->getOperand(0);
-        role = Role::consumer;
-        kind = Always;
-      })
-      .Case<ReleaseOp, StepOp>([&](Operation *o) {
-        auto type = cast<StageType>(o->getOperand(0).getType());
-        viaHandle(o->getOperand(0), type.getRole());
-        kind = AtRelease;
-      })
-      .Case<ReleaseWithoutSignalOp>([&](ReleaseWithoutSignalOp o) {
-        viaHandle(o.getStage(), Role::consumer);
-        kind = AtRelease;
-      })
-      .Case<CommitOp>([&](CommitOp o) {
-        viaHandle(o.getStage(), Role::producer);
-        kind = Always;
-      })
-      .Case<DrainProducerOp>([&](Operation *) { kind = Always; });
-  if (kind == None)
+  ProtocolEffects effects = getProtocolEffects(op);
+  if (effects.step == ProtocolStep::None)
     return std::optional<RoleAccess>();
-  if (isa<DrainProducerOp>(op))
+  std::optional<Role> role = getProtocolRole(op);
+  if (effects.step == ProtocolStep::Drain || !role)
     return failure();
+  Value pipeline = effects.role == ProtocolRole::OfStage
+                       ? getStageSource(op->getOperand(0))
+                       : op->getOperand(0);
   CreateOp create = pipeline ? getCreateOp(pipeline) : CreateOp();
   if (!create)
     return failure();
   PipelineType type = create.getResult().getType();
   unsigned steps = 0;
-  switch (kind) {
-  case Always:
+  switch (effects.step) {
+  case ProtocolStep::Always:
     steps = 1;
     break;
-  case AtAcquire:
-    steps = stepsAtAcquire(type, role) ? 1 : 0;
+  case ProtocolStep::AtAcquire:
+    steps = stepsAtAcquire(type, *role) ? 1 : 0;
     break;
-  case AtRelease:
-    steps = stepsAtAcquire(type, role) ? 0 : 1;
+  case ProtocolStep::AtRelease:
+    steps = stepsAtAcquire(type, *role) ? 0 : 1;
     break;
   default:
     break;
   }
-  return std::optional<RoleAccess>(RoleAccess{{create, role}, steps});
+  return std::optional<RoleAccess>(RoleAccess{{create, *role}, steps});
 }
 
 namespace {

@@ -1,0 +1,110 @@
+//===- PipelineProtocol.cpp - queries of the protocol effects ---*- C++ -*-===//
+//
+// The questions the checkers, pipeline-unroll-stages and the lowering ask
+// about an op's protocol effects, answered from what the op declares in ODS
+// (ProtocolOpInterface, PipelineProtocol.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+
+using namespace mlir;
+using namespace pmlir;
+
+ProtocolEffects pmlir::getProtocolEffects(Operation *op) {
+  if (auto iface = dyn_cast<ProtocolOpInterface>(op))
+    return iface.getProtocolEffects();
+  return {};
+}
+
+ChipFeature pmlir::getChipFeature(Operation *op) {
+  if (auto iface = dyn_cast<ProtocolOpInterface>(op))
+    return iface.getChipFeature();
+  return ChipFeature::None;
+}
+
+std::optional<Role> pmlir::getProtocolRole(Operation *op) {
+  switch (getProtocolEffects(op).role) {
+  case ProtocolRole::None:
+    return std::nullopt;
+  case ProtocolRole::Producer:
+    return Role::producer;
+  case ProtocolRole::Consumer:
+    return Role::consumer;
+  case ProtocolRole::OfStage:
+    if (op->getNumOperands() == 0)
+      return std::nullopt;
+    if (auto stage = dyn_cast<StageType>(op->getOperand(0).getType()))
+      return stage.getRole();
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool pmlir::isItemSite(Operation *op, Role role) {
+  ProtocolEffects effects = getProtocolEffects(op);
+  return effects.role != ProtocolRole::OfStage &&
+         (effects.step == ProtocolStep::AtAcquire ||
+          effects.step == ProtocolStep::Always) &&
+         getProtocolRole(op) == role;
+}
+
+bool pmlir::waitsOnRoleBarrier(Operation *op, Role role) {
+  return getProtocolEffects(op).wait != ProtocolWait::None &&
+         getProtocolRole(op) == role;
+}
+
+bool pmlir::signalsOnRelease(Operation *op, Type type) {
+  ProtocolSignal signal = getProtocolEffects(op).signal;
+  if (signal != ProtocolSignal::Release && signal != ProtocolSignal::RegionExit)
+    return false;
+  return getProtocolRole(op) == Role::consumer &&
+         !isTilePipelineType(type);
+}
+
+bool pmlir::isTilePipelineType(Type type) {
+  if (auto stage = dyn_cast<StageType>(type))
+    type = stage.getPipeline();
+  return isa<TilePipelineType>(type);
+}
+
+Value pmlir::getStageSource(Value handle) {
+  if (auto arg = dyn_cast<BlockArgument>(handle)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (parent && parent->hasTrait<ScopedStage>() && arg.getArgNumber() == 0 &&
+        arg.getOwner()->isEntryBlock())
+      return parent->getOperand(0);
+    return nullptr;
+  }
+  Operation *def = handle.getDefiningOp();
+  if (def && def->hasTrait<AcquiresStage>())
+    return def->getOperand(0);
+  return nullptr;
+}
+
+Value pmlir::getMmaCommitElection(Operation *op) {
+  if (getProtocolEffects(op).signal != ProtocolSignal::MmaCommit ||
+      op->getNumOperands() < 2)
+    return nullptr;
+  return op->getOperand(1);
+}
+
+bool pmlir::isBarrierAddressOf(Operation *op, Role role) {
+  ProtocolEffects effects = getProtocolEffects(op);
+  return effects.signal == ProtocolSignal::Address &&
+         effects.role != ProtocolRole::OfStage && getProtocolRole(op) == role;
+}
+
+bool pmlir::hasSubStage(Operation *op) {
+  return isa<ProtocolOpInterface>(op) &&
+         op->getName().getAttributeNames().end() !=
+             llvm::find(op->getName().getAttributeNames(), "sub_stage");
+}
+
+unsigned pmlir::getSubStage(Operation *op) {
+  if (!hasSubStage(op))
+    return 0;
+  std::optional<Attribute> attr = op->getInherentAttr("sub_stage");
+  auto value = attr ? dyn_cast_or_null<IntegerAttr>(*attr) : IntegerAttr();
+  return value ? unsigned(value.getInt()) : 0;
+}
