@@ -404,8 +404,8 @@ static Value leaderCtaRank(OpBuilder &b, Location loc) {
 
 ConsumerTargets consumerTargets(const Lowered &l) {
   if (l.type.getCtaGroup() == 2)
-    return l.isTile ? ConsumerTargets{ConsumerTargets::Group, 2}
-                    : ConsumerTargets{ConsumerTargets::Leader, 1};
+    return l.isInput ? ConsumerTargets{ConsumerTargets::Group, 2}
+                     : ConsumerTargets{ConsumerTargets::Leader, 1};
   if (l.type.getReleaseCtas() > 1)
     return {ConsumerTargets::Group, l.type.getReleaseCtas()};
   return {ConsumerTargets::Local, 1};

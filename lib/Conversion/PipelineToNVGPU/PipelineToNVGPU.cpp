@@ -128,6 +128,7 @@ template <typename OpTy> struct PipelineOpLowering : OpConversionPattern<OpTy> {
     Lowered l = lower(op, adaptor);
     l.hang = hang;
     l.op = op;
+    l.isInput = l.isTile || op->hasAttr(kInputPipelineAttrName);
     return rewrite(op, adaptor, l, rewriter);
   }
 
@@ -828,6 +829,18 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
            >(typeConverter, patterns.getContext(), hangReport);
 }
 
+void pmlir::annotateInputPipelines(Operation *root) {
+  root->walk([](ProtocolOpInterface op) {
+    if (op->getNumOperands() == 0)
+      return;
+    Value operand = op->getOperand(0);
+    if (!getBasePipelineType(operand.getType()) ||
+        isTilePipelineType(operand.getType()) || !isInputPipeline(operand))
+      return;
+    op->setAttr(kInputPipelineAttrName, UnitAttr::get(op->getContext()));
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Hang report sites
 //===----------------------------------------------------------------------===//
@@ -953,6 +966,7 @@ struct ConvertPipelineToNVGPUPass
     report.keepWaiting = hangKeepWaiting;
     if (report.cycles)
       prepareHangReport(root, report);
+    annotateInputPipelines(root);
     PipelineToNVGPUTypeConverter typeConverter;
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);

@@ -46,9 +46,12 @@ using mlir::ValueRange;
 /// (the layout of PipelineToNVGPUTypeConverter).
 struct Lowered {
   PipelineType type;
-  /// True for a tile pipeline or a stage of one (the input pipeline: see
-  /// ConsumerTargets).
+  /// True for a tile pipeline or a stage of one (its release only steps).
   bool isTile;
+  /// True when the barriers belong to an input pipeline, through whatever
+  /// view (isInputPipeline; see ConsumerTargets); set from the op being
+  /// lowered, else the type's isTile.
+  bool isInput;
   /// Stage index of a stage handle (index); null for other types.
   Value stage;
   Value barriers;
@@ -66,6 +69,7 @@ struct Lowered {
     if (auto stageType = dyn_cast<StageType>(original))
       outer = stageType.getPipeline();
     isTile = isa<TilePipelineType>(outer);
+    isInput = isTile;
     if (isa<StageType>(original)) {
       stage = values.front();
       values = values.drop_front();

@@ -91,6 +91,17 @@ mlir::LogicalResult
 checkPipelineToNVGPUPreconditions(mlir::Operation *root,
                                   llvm::StringRef defaultChip);
 
+/// Marks the ops of `root` whose barriers belong to an input pipeline but
+/// that reach them through another view (a `cta_group = 2` tile pipeline
+/// consumed through its base `!pipeline.pipeline` value), with the unit
+/// attribute kInputPipelineAttrName, so that the patterns send their
+/// consumer signals to the same CTAs as through the tile pipeline
+/// (isInputPipeline). Run it before applying the patterns, as
+/// convert-pipeline-to-nvgpu does; the rewrites move values around, so the
+/// patterns cannot tell this from the IR they see.
+void annotateInputPipelines(mlir::Operation *root);
+inline constexpr const char *kInputPipelineAttrName = "pipeline.input_pipeline";
+
 /// Adds one conversion pattern per `pipeline` op (the region terminator
 /// `pipeline.yield` is lowered with its region op).
 ///

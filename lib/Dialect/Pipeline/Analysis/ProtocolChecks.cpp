@@ -152,8 +152,9 @@ private:
 Signal::Target ArrivalChecker::consumerThreadTarget(Type type) const {
   PipelineType t = p.type;
   if (t.getCtaGroup() == 2)
-    return isTilePipelineType(type) ? Signal::Target::Group
-                                    : Signal::Target::Leader;
+    return isTilePipelineType(type) || isInputPipeline(p.create.getResult())
+               ? Signal::Target::Group
+               : Signal::Target::Leader;
   if (t.getReleaseCtas() > 1)
     return Signal::Target::Group;
   return Signal::Target::Own;

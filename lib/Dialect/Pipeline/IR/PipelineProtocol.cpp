@@ -58,8 +58,7 @@ bool pmlir::signalsOnRelease(Operation *op, Type type) {
   ProtocolSignal signal = getProtocolEffects(op).signal;
   if (signal != ProtocolSignal::Release && signal != ProtocolSignal::RegionExit)
     return false;
-  return getProtocolRole(op) == Role::consumer &&
-         !isTilePipelineType(type);
+  return getProtocolRole(op) == Role::consumer && !isTilePipelineType(type);
 }
 
 bool pmlir::isTilePipelineType(Type type) {
@@ -107,4 +106,31 @@ unsigned pmlir::getSubStage(Operation *op) {
   std::optional<Attribute> attr = op->getInherentAttr("sub_stage");
   auto value = attr ? dyn_cast_or_null<IntegerAttr>(*attr) : IntegerAttr();
   return value ? unsigned(value.getInt()) : 0;
+}
+
+/// True if a view of `pipeline` (through views) is a tile pipeline.
+static bool hasTileView(Value pipeline, unsigned depth = 0) {
+  if (depth > 8)
+    return false;
+  for (Operation *user : pipeline.getUsers()) {
+    if (!user->hasTrait<PipelineView>())
+      continue;
+    Value view = user->getResult(0);
+    if (isa<TilePipelineType>(view.getType()) || hasTileView(view, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+bool pmlir::isInputPipeline(Value value) {
+  if (isTilePipelineType(value.getType()))
+    return true;
+  if (isa<StageType>(value.getType())) {
+    value = getStageSource(value);
+    if (!value)
+      return false;
+    if (isTilePipelineType(value.getType()))
+      return true;
+  }
+  return hasTileView(getRootPipeline(value));
 }

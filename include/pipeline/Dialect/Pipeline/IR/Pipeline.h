@@ -77,6 +77,15 @@ CreateOp getCreateOp(mlir::Value value);
 /// handle, a branch argument).
 mlir::Value getStageSource(mlir::Value handle);
 
+/// True if the barriers under `value` (a pipeline, tile pipeline, role or
+/// stage value) belong to an input pipeline: a tile pipeline, or a
+/// pipeline whose barriers some `input_tile_pipeline` view also reaches.
+/// Which CTAs a consumer signal of a CTA pair reaches depends on it (both
+/// CTAs for an input pipeline, the leader for an accumulator pipeline),
+/// whichever view the signal goes through. A stage whose acquire is not in
+/// sight counts by its type.
+bool isInputPipeline(mlir::Value value);
+
 /// The protocol effects `op` declares (ProtocolOpInterface); none for an
 /// op of another dialect.
 ProtocolEffects getProtocolEffects(mlir::Operation *op);

@@ -96,8 +96,7 @@ struct ProtocolEffectsTrait {
 };
 
 /// The op trait behind `Pipeline_Requires<...>` in ODS.
-template <ChipFeature Feature>
-struct ChipFeatureTrait {
+template <ChipFeature Feature> struct ChipFeatureTrait {
   template <typename ConcreteOp>
   class Impl : public mlir::OpTrait::TraitBase<ConcreteOp, Impl> {
   public:
@@ -121,8 +120,7 @@ class AcquiresStage
 /// An op that acquires a stage of the pipeline in its first operand for its
 /// region, whose first argument is the handle. ODS: `Pipeline_ScopedStage`.
 template <typename ConcreteOp>
-class ScopedStage : public mlir::OpTrait::TraitBase<ConcreteOp, ScopedStage> {
-};
+class ScopedStage : public mlir::OpTrait::TraitBase<ConcreteOp, ScopedStage> {};
 
 namespace detail {
 template <typename Op>
@@ -131,8 +129,7 @@ template <typename Op>
 using StaticFeature = decltype(Op::getStaticChipFeature());
 
 /// The effects `Op` declares, or none.
-template <typename Op>
-constexpr ProtocolEffects getDeclaredEffects() {
+template <typename Op> constexpr ProtocolEffects getDeclaredEffects() {
   if constexpr (llvm::is_detected<StaticEffects, Op>::value)
     return Op::getStaticProtocolEffects();
   else
@@ -141,8 +138,7 @@ constexpr ProtocolEffects getDeclaredEffects() {
 
 /// The chip feature `Op` declares; without a declaration, MBarrierTx for an
 /// op that waits on or signals a barrier, else none.
-template <typename Op>
-constexpr ChipFeature getDeclaredChipFeature() {
+template <typename Op> constexpr ChipFeature getDeclaredChipFeature() {
   if constexpr (llvm::is_detected<StaticFeature, Op>::value) {
     return Op::getStaticChipFeature();
   } else {
