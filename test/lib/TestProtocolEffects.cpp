@@ -30,9 +30,8 @@ const char *toString(ProtocolWait wait) {
   return names[unsigned(wait)];
 }
 const char *toString(ProtocolSignal signal) {
-  const char *names[] = {"none",   "arrive",     "expect-tx",
-                         "release", "commit",    "mma-commit",
-                         "region-exit", "address"};
+  const char *names[] = {"none",   "arrive",     "expect-tx",   "release",
+                         "commit", "mma-commit", "region-exit", "address"};
   return names[unsigned(signal)];
 }
 const char *toString(ChipFeature feature) {
