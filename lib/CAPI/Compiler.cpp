@@ -143,7 +143,8 @@ void compile(ModuleOp module, const PmlirCompileOptions &options,
              Result &result) {
   StringRef chip = unwrap(options.chip);
   Expected<pmlir::NVVMLoweringConfig> config = pmlir::getNVVMLoweringConfig(
-      chip.empty() ? StringRef("sm_100a") : chip, unwrap(options.features),
+      chip.empty() ? StringRef(pmlir::cuda::kDefaultChip) : chip,
+      unwrap(options.features),
       options.optLevel < 0 ? 3 : unsigned(options.optLevel),
       /*useBarePtrCallConv=*/true);
   if (!config)
@@ -152,9 +153,9 @@ void compile(ModuleOp module, const PmlirCompileOptions &options,
   config->unrollStages = options.unrollStages;
   config->hangReportCycles = options.hangReportCycles;
   config->hangKeepWaiting = options.hangKeepWaiting;
-  if (options.hangKeepWaiting && !options.hangReportCycles)
-    return result.error("hang_keep_waiting needs the hang report");
   config->lineInfo = options.lineInfo;
+  if (llvm::Error error = pmlir::checkNVVMLoweringConfig(*config))
+    return result.error(toString(std::move(error)));
 
   pmlir::CompileOptions compileOptions;
   compileOptions.emitCubin = options.assemble;
@@ -229,7 +230,7 @@ MlirStringRef toRef(const std::string &s) {
 
 PmlirCompileOptions pmlirCompileOptionsGetDefault(void) {
   PmlirCompileOptions options;
-  options.chip = mlirStringRefCreate("sm_100a", 7);
+  options.chip = mlirStringRefCreateFromCString(pmlir::cuda::kDefaultChip);
   options.features = mlirStringRefCreate(nullptr, 0);
   options.optLevel = 3;
   options.cudaPath = mlirStringRefCreate(nullptr, 0);

@@ -53,6 +53,13 @@ pmlir::getNVVMLoweringConfig(StringRef chip, StringRef features,
   return config;
 }
 
+llvm::Error pmlir::checkNVVMLoweringConfig(const NVVMLoweringConfig &config) {
+  if (config.hangKeepWaiting && !config.hangReportCycles)
+    return llvm::createStringError(
+        "expects hang-keep-waiting with the hang report (hang-report)");
+  return llvm::Error::success();
+}
+
 /// Checks that run on the input before anything is lowered.
 static void addInputChecks(OpPassManager &pm,
                            const NVVMLoweringConfig &config) {
@@ -243,6 +250,8 @@ static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
     config->hangKeepWaiting = options.hangKeepWaiting;
     config->unrollStages = options.unrollStages;
     config->lineInfo = options.lineInfo;
+    if (llvm::Error error = checkNVVMLoweringConfig(*config))
+      return std::move(error);
   }
   return config;
 }

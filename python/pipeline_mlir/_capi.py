@@ -186,5 +186,10 @@ def compile(source, name, *, chip, features, opt_level, cuda_path, assemble,
                                          MlirStringRef.of(name), ctypes.byref(opts)))
 
 
+def default_chip():
+    """The chip the compiler targets when none is given."""
+    return library().pmlirCompileOptionsGetDefault().chip.str()
+
+
 def version():
     return library().pmlirGetVersion().str()

@@ -20,7 +20,6 @@ from .ir import Kernel, Module
 
 __version__ = "0.1.0"
 
-CHIPS_WITH_TCGEN05 = ("sm_100a", "sm_101a", "sm_103a")
 
 
 class CompiledModule:
@@ -108,14 +107,19 @@ def check(what):
     return result.diagnostics
 
 
-def compile(what, chip="sm_90a", *, opt_level=3, features="", cuda_path=None,
+def compile(what, chip=None, *, opt_level=3, features="", cuda_path=None,
             assemble=True, verify_protocol=True, unroll_stages=True,
             hang_report=None, hang_keep_waiting=False, line_info=False, cache=True):
     """Compiles a @kernel (or a list of them, a Module, or MLIR text) for
     `chip`. Returns a CompiledModule holding the PTX and (with `assemble`)
     the cubin. Raises CompileError with the compiler's diagnostics, located
-    at the user's Python lines, when the kernel is rejected."""
+    at the user's Python lines, when the kernel is rejected. Without `chip`,
+    the compiler's default (`pipeline-compile`'s and the C API's, sm_100a):
+    pass the chip of the GPU that runs the kernel, e.g. "sm_90a" on an
+    H100."""
     module = _as_module(what)
+    if chip is None:
+        chip = _capi.default_chip()
     if hang_report is True:
         hang_report = 1 << 31
     options = dict(chip=chip, features=features or "", opt_level=int(opt_level),

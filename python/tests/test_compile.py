@@ -69,3 +69,15 @@ def test_missing_library_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("PIPELINE_MLIR_CAPI", str(tmp_path / "libPipelineMLIRCAPI.so"))
     with pytest.raises(pm.ToolchainError, match="not found"):
         pm.compile(handoff_ring.handoff_ring, chip="sm_90a", cache=False)
+
+
+def test_default_chip_is_the_compilers():
+    """Python compiles for the chip pipeline-compile and the C API default
+    to, and rejects the options they reject."""
+    import handoff_ring
+    mod = pm.compile(handoff_ring.handoff_ring, assemble=False)
+    assert mod.chip == "sm_100a"
+    assert ".target sm_100a" in mod.ptx
+    with pytest.raises(pm.CompileError, match="expects hang-keep-waiting with the hang report"):
+        pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False,
+                   hang_keep_waiting=True)

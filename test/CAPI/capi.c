@@ -196,6 +196,17 @@ int main(void) {
   printDiagnostics(dynamic);
   pmlirResultDestroy(dynamic);
 
+  // hang_keep_waiting without the hang report: the error of every entry
+  // point.
+  options.hangKeepWaiting = true;
+  PmlirResult keep = pmlirCompileSource(str(kGood), str("good.mlir"), &options);
+  // CHECK: compile keep-waiting: 0
+  // CHECK-NEXT: diag 0 parent -1 error at :0:0: expects hang-keep-waiting with the hang report (hang-report)
+  printf("compile keep-waiting: %d\n", pmlirResultSucceeded(keep));
+  printDiagnostics(keep);
+  pmlirResultDestroy(keep);
+  options.hangKeepWaiting = false;
+
   // A chip the pipelines do not know: an error, no modules.
   options.chip = str("sm_42");
   PmlirResult bad = pmlirCompileSource(str(kGood), str("good.mlir"), &options);

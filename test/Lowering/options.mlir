@@ -7,6 +7,9 @@
 // RUN: not pipeline-opt %s -pipeline-lower-to-nvvm="features=+sm_90" 2>&1 | FileCheck %s --check-prefix=NOPTX
 // RUN: not pipeline-opt %s -pipeline-lower-to-binary="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not pipeline-opt %s -pipeline-lower-to-binary="format=bin cuda-path=%t.missing" 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// hang-keep-waiting without the hang report: the same error from every
+// entry point (pipeline-compile: hang-report.mlir; the C API: capi.c).
+// RUN: not pipeline-opt %s -pipeline-lower-to-nvvm="chip=sm_90a hang-keep-waiting=1" 2>&1 | FileCheck %s --check-prefix=KEEP
 // The isa format needs no ptxas.
 // RUN: pipeline-opt %s -pipeline-lower-to-binary="format=isa cuda-path=%t.missing" | FileCheck %s --check-prefix=ISA
 
@@ -16,6 +19,7 @@
 // OLDPTX: error: pipeline-lower-to-nvvm: expects PTX ISA 8.6 or newer for sm_100a, got '+ptx80' (PTX ISA 8.0)
 // NEWPTX: error: pipeline-lower-to-nvvm: expects PTX ISA 9.0 or older (the newest LLVM 22 emits), got '+ptx95'
 // NOPTX: error: pipeline-lower-to-nvvm: expects features with a PTX ISA version such as '+ptx86', got '+sm_90'
+// KEEP: error: pipeline-lower-to-nvvm: expects hang-keep-waiting with the hang report (hang-report)
 // FORMAT: error: pipeline-lower-to-binary: expects format isa, bin or fatbin, got 'elf'
 // NOPTXAS: error: pipeline-lower-to-binary: ptxas not found: no executable {{.*}}.missing/bin/ptxas (CUDA toolkit from cuda-path); give the CUDA toolkit directory with cuda-path (--cuda-path), CUDA_HOME or CUDA_PATH
 // ISA: gpu.binary @empty [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx86">, {{.*}}assembly = "{{.*}}.target sm_100a

@@ -83,7 +83,8 @@ static cl::list<std::string>
 
 static cl::opt<std::string> chipName("chip",
                                      cl::desc(pmlir::cuda::getChipOptionHelp()),
-                                     cl::init("sm_100a"), cl::cat(category),
+                                     cl::init(pmlir::cuda::kDefaultChip),
+                                     cl::cat(category),
                                      record<std::string>("chip"));
 
 static cl::opt<std::string>
@@ -297,9 +298,9 @@ int main(int argc, char **argv) {
                   "clock cycles, got '" +
                   hangReport + "'");
     config->hangReportCycles = cycles;
-  } else if (hangKeepWaiting) {
-    return fail("expects --hang-keep-waiting with --hang-report");
   }
+  if (llvm::Error error = pmlir::checkNVVMLoweringConfig(*config))
+    return fail(toString(std::move(error)));
 
   pmlir::CompileOptions options;
   options.emitCubin = emitCubin;

@@ -30,7 +30,7 @@ template <typename Derived>
 struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
   mlir::detail::PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc(cuda::getChipOptionHelp()),
-      llvm::cl::init("sm_100a")};
+      llvm::cl::init(cuda::kDefaultChip)};
   mlir::detail::PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc(cuda::getFeaturesOptionHelp()),
       llvm::cl::init("")};
@@ -111,6 +111,11 @@ struct NVVMLoweringConfig {
 llvm::Expected<NVVMLoweringConfig>
 getNVVMLoweringConfig(llvm::StringRef chip, llvm::StringRef features,
                       unsigned optLevel, bool useBarePtrCallConv);
+
+/// Checks what depends on several options, the same for every entry point
+/// (the named pipelines, pipeline-compile, the C API and so Python):
+/// hang-keep-waiting needs the hang report.
+llvm::Error checkNVVMLoweringConfig(const NVVMLoweringConfig &config);
 
 /// Adds pipeline-lower-to-nvvm to `pm` (a builtin.module pass manager).
 void buildPipelineLowerToNVVM(mlir::OpPassManager &pm,

@@ -41,6 +41,10 @@ const ChipInfo *lookupChip(llvm::StringRef name);
 /// "sm_90, sm_90a, ...", for diagnostics and option help.
 std::string getSupportedChipList();
 
+/// The chip every entry point compiles for when none is given
+/// (pipeline-compile, the named pipelines, the C API, Python).
+inline constexpr const char *kDefaultChip = "sm_100a";
+
 /// The PTX ISA version used when no feature string is given (unless the
 /// chip needs a newer one): 8.6, which CUDA 12.7 and newer assemble.
 constexpr unsigned kDefaultPtxVersion = 86;

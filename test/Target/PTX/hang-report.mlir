@@ -53,4 +53,4 @@
 // KEEP-NOT:  trap;
 
 // BAD: pipeline-compile: error: expects --hang-report=<cycles> with a positive number of clock cycles, got 'soon'
-// ALONE: pipeline-compile: error: expects --hang-keep-waiting with --hang-report
+// ALONE: pipeline-compile: error: expects hang-keep-waiting with the hang report (hang-report)
