@@ -54,8 +54,10 @@ fi
 # The installed package: find_package(PipelineMLIR) from a separate project.
 "$ROOT/scripts/check-install.sh" || status=1
 
-# ASan + UBSan build of the project's code: the lit suite again, then a
-# short fuzzing run (docs/robustness.md). SANITIZERS=0 skips it.
+# ASan + UBSan build of the project's code: the lit suite again, then the
+# deterministic replay of the fuzz corpus, the seeds and fuzz/regressions/
+# (docs/robustness.md; random fuzzing is scripts/fuzz.sh, not run here).
+# SANITIZERS=0 skips it.
 if [ "${SANITIZERS:-1}" != 0 ]; then
   "$ROOT/scripts/test-sanitizers.sh" 2>&1 | tee "$BUILD_DIR/sanitizers.log" || status=1
 fi
