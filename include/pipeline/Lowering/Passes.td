@@ -47,11 +47,18 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
       the descriptor type inside the function. Upstream's GPU-to-NVVM
       conversion cannot lower a descriptor-typed argument.
     - With `use-bare-ptr-memref-call-conv` (the pipelines' default), a
-      memref argument
-      must have a static shape and static strides, as the bare-pointer
-      calling convention passes it as one pointer; any other memref
-      argument is reported with the function and the argument, instead of
-      the generic legalization failure of the GPU-to-NVVM conversion.
+      memref argument of static shape and strides stays one pointer; a
+      kernel's other strided memref argument becomes its aligned pointer,
+      offset, sizes and strides (index-width integers), from which the
+      kernel rebuilds the descriptor; an unranked or non-strided memref,
+      or a dynamic one of a device function, is reported.
+    - A kernel's scalar argument of a width NVPTX cannot pass (i2, i24,
+      i33, i65; f4E2M1FN, f6E2M3FN, f6E3M2FN; vectors of them, i1 elements
+      too) is widened to the next power of two and truncated inside.
+    - Every `gpu.launch_func` of a rewritten kernel passes the new
+      parameters.
+    - f80 and tf32 arguments, and f80/f128 arithmetic in device code, are
+      reported (LLVM's NVPTX backend aborts on them).
     - An argument or result of a type the GPU-to-NVVM conversion cannot
       pass (a tensor, a tuple, `none`, an async token) is reported the same
       way.
