@@ -541,38 +541,31 @@ struct LegalizeKernelABIPass
           bad = true;
         }
       }
-      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-        if (Type unlowered = findUnloweredFloat(type)) {
-          func.emitOpError() << "expects arguments without " << unlowered
-                             << " (NVPTX has no lowering for it), got " << type
-                             << " for argument #" << i;
-          bad = true;
-          continue;
+      // Arguments and results: a type the GPU-to-NVVM conversion can pass,
+      // without a float NVPTX cannot lower.
+      auto checkTypes = [&](TypeRange types, StringRef what, StringRef kinds,
+                            StringRef one) {
+        for (auto [i, type] : llvm::enumerate(types)) {
+          if (Type unlowered = findUnloweredFloat(type)) {
+            func.emitOpError() << "expects " << what << " without " << unlowered
+                               << " (NVPTX has no lowering for it), got "
+                               << type << " for " << one << " #" << i;
+            bad = true;
+          } else if (!hasKernelABI(type)) {
+            func.emitOpError()
+                << "expects " << what << " of " << kinds << " type, got "
+                << type << " for " << one << " #" << i;
+            bad = true;
+          }
         }
-        if (hasKernelABI(type))
-          continue;
-        func.emitOpError()
-            << "expects arguments of integer, index, float, vector, complex, "
-               "memref, LLVM or !nvgpu.tensormap.descriptor type, got "
-            << type << " for argument #" << i;
-        bad = true;
-      }
-      for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
-        if (Type unlowered = findUnloweredFloat(type)) {
-          func.emitOpError() << "expects results without " << unlowered
-                             << " (NVPTX has no lowering for it), got " << type
-                             << " for result #" << i;
-          bad = true;
-          continue;
-        }
-        if (hasKernelABI(type))
-          continue;
-        func.emitOpError()
-            << "expects results of integer, index, float, vector, complex, "
-               "memref or LLVM type, got "
-            << type << " for result #" << i;
-        bad = true;
-      }
+      };
+      checkTypes(func.getArgumentTypes(), "arguments",
+                 "integer, index, float, vector, complex, memref, LLVM or "
+                 "!nvgpu.tensormap.descriptor",
+                 "argument");
+      checkTypes(func.getResultTypes(), "results",
+                 "integer, index, float, vector, complex, memref or LLVM",
+                 "result");
       if (bad) {
         failed = true;
         return;
