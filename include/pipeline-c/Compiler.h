@@ -27,35 +27,11 @@ typedef struct PmlirResult {
   void *ptr;
 } PmlirResult;
 
-/// Options of a compile. Start from pmlirCompileOptionsGetDefault().
-/// String fields are borrowed for the duration of the call; an empty
-/// string means the default.
-typedef struct PmlirCompileOptions {
-  /// Target chip, e.g. "sm_90a" (default "sm_100a").
-  MlirStringRef chip;
-  /// PTX features such as "+ptx88" (default: the chip's default).
-  MlirStringRef features;
-  /// LLVM and ptxas optimization level, 0 to 3.
-  int optLevel;
-  /// CUDA toolkit root (default: CUDA_HOME, CUDA_PATH, /usr/local/cuda).
-  MlirStringRef cudaPath;
-  /// Assemble the PTX with ptxas into a cubin (needs the toolkit).
-  bool assemble;
-  /// Run pipeline-verify-protocol before the lowering.
-  bool verifyProtocol;
-  /// Run pipeline-unroll-stages before the lowering.
-  bool unrollStages;
-  /// 0: off; else the hang report's cycle budget (docs/debugging.md).
-  uint64_t hangReportCycles;
-  /// With the hang report: keep waiting after reporting.
-  bool hangKeepWaiting;
-  /// Line information (.file/.loc) from the MLIR locations in the PTX, and
-  /// ptxas -lineinfo.
-  bool lineInfo;
-} PmlirCompileOptions;
-
-/// The defaults of pipeline-compile.
-MLIR_CAPI_EXPORTED PmlirCompileOptions pmlirCompileOptionsGetDefault(void);
+/// Every option of a compile with its default, in the syntax the compile
+/// functions take: pass options, "chip=sm_100a opt-level=3 ...", the same
+/// options (and names) as pipeline-lower-to-binary and pipeline-compile
+/// (docs/cli.md). The string is static.
+MLIR_CAPI_EXPORTED MlirStringRef pmlirGetCompileOptionDefaults(void);
 
 /// Parses `source` (named `sourceName` in locations), runs the op verifiers,
 /// the linearity checker and the protocol checker.
@@ -68,14 +44,19 @@ MLIR_CAPI_EXPORTED PmlirResult pmlirCheckSource(MlirStringRef source,
 MLIR_CAPI_EXPORTED PmlirResult pmlirCheckModule(MlirModule module);
 
 /// Parses, checks and compiles `source`: PTX of each gpu.module and, with
-/// `options->assemble`, its cubin.
-MLIR_CAPI_EXPORTED PmlirResult
-pmlirCompileSource(MlirStringRef source, MlirStringRef sourceName,
-                   const PmlirCompileOptions *options);
+/// `assemble`, its cubin. `options` as pmlirGetCompileOptionDefaults prints
+/// them; an option left out keeps its default, an empty string is all
+/// defaults. A bad option (unknown name, bad value, bad chip) fails the
+/// result with an error diagnostic.
+MLIR_CAPI_EXPORTED PmlirResult pmlirCompileSource(MlirStringRef source,
+                                                  MlirStringRef sourceName,
+                                                  MlirStringRef options,
+                                                  bool assemble);
 
 /// Compiles `module` (lowered in place) of the caller's context.
-MLIR_CAPI_EXPORTED PmlirResult
-pmlirCompileModule(MlirModule module, const PmlirCompileOptions *options);
+MLIR_CAPI_EXPORTED PmlirResult pmlirCompileModule(MlirModule module,
+                                                  MlirStringRef options,
+                                                  bool assemble);
 
 MLIR_CAPI_EXPORTED void pmlirResultDestroy(PmlirResult result);
 

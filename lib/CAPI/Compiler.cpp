@@ -139,27 +139,19 @@ void check(ModuleOp module, Result &result) {
     result.failed = true;
 }
 
-void compile(ModuleOp module, const PmlirCompileOptions &options,
+void compile(ModuleOp module, StringRef optionsText, bool assemble,
              Result &result) {
-  StringRef chip = unwrap(options.chip);
-  Expected<pmlir::NVVMLoweringConfig> config = pmlir::getNVVMLoweringConfig(
-      chip.empty() ? StringRef(pmlir::cuda::kDefaultChip) : chip,
-      unwrap(options.features),
-      options.optLevel < 0 ? 3 : unsigned(options.optLevel),
-      /*useBarePtrCallConv=*/true);
+  pmlir::PipelineCompileOptions options;
+  if (llvm::Error error = pmlir::parseCompileOptions(optionsText, options))
+    return result.error(toString(std::move(error)));
+  Expected<pmlir::NVVMLoweringConfig> config =
+      pmlir::getNVVMLoweringConfig(options);
   if (!config)
     return result.error(toString(config.takeError()));
-  config->verifyProtocol = options.verifyProtocol;
-  config->unrollStages = options.unrollStages;
-  config->hangReportCycles = options.hangReportCycles;
-  config->hangKeepWaiting = options.hangKeepWaiting;
-  config->lineInfo = options.lineInfo;
-  if (llvm::Error error = pmlir::checkNVVMLoweringConfig(*config))
-    return result.error(toString(std::move(error)));
 
   pmlir::CompileOptions compileOptions;
-  compileOptions.emitCubin = options.assemble;
-  compileOptions.cudaPath = unwrap(options.cudaPath).str();
+  compileOptions.emitCubin = assemble;
+  compileOptions.cudaPath = options.cudaPath;
   auto compiled = pmlir::compileModule(module, *config, compileOptions);
   if (!compiled) {
     std::string message = toString(compiled.takeError());
@@ -228,19 +220,9 @@ MlirStringRef toRef(const std::string &s) {
 
 } // namespace
 
-PmlirCompileOptions pmlirCompileOptionsGetDefault(void) {
-  PmlirCompileOptions options;
-  options.chip = mlirStringRefCreateFromCString(pmlir::cuda::kDefaultChip);
-  options.features = mlirStringRefCreate(nullptr, 0);
-  options.optLevel = 3;
-  options.cudaPath = mlirStringRefCreate(nullptr, 0);
-  options.assemble = true;
-  options.verifyProtocol = true;
-  options.unrollStages = true;
-  options.hangReportCycles = 0;
-  options.hangKeepWaiting = false;
-  options.lineInfo = false;
-  return options;
+MlirStringRef pmlirGetCompileOptionDefaults(void) {
+  static const std::string defaults = pmlir::getCompileOptionDefaults();
+  return toRef(defaults);
 }
 
 PmlirResult pmlirCheckSource(MlirStringRef source, MlirStringRef sourceName) {
@@ -257,23 +239,20 @@ PmlirResult pmlirCheckModule(MlirModule module) {
 }
 
 PmlirResult pmlirCompileSource(MlirStringRef source, MlirStringRef sourceName,
-                               const PmlirCompileOptions *options) {
-  PmlirCompileOptions opts =
-      options ? *options : pmlirCompileOptionsGetDefault();
-  return withParsedSource(
-      source, sourceName,
-      [&](ModuleOp module, Result &result) { compile(module, opts, result); });
+                               MlirStringRef options, bool assemble) {
+  return withParsedSource(source, sourceName,
+                          [&](ModuleOp module, Result &result) {
+                            compile(module, unwrap(options), assemble, result);
+                          });
 }
 
-PmlirResult pmlirCompileModule(MlirModule module,
-                               const PmlirCompileOptions *options) {
-  PmlirCompileOptions opts =
-      options ? *options : pmlirCompileOptionsGetDefault();
+PmlirResult pmlirCompileModule(MlirModule module, MlirStringRef options,
+                               bool assemble) {
   auto result = std::make_unique<Result>();
   ModuleOp op = unwrap(module);
   CollectingHandler handler(op->getContext(), *result);
   result->ir = printModule(op);
-  compile(op, opts, *result);
+  compile(op, unwrap(options), assemble, *result);
   return PmlirResult{result.release()};
 }
 

@@ -239,21 +239,26 @@ static void registerPipeline(
       });
 }
 
-template <typename Options>
-static llvm::Expected<NVVMLoweringConfig> getConfig(const Options &options) {
-  llvm::Expected<NVVMLoweringConfig> config =
-      getNVVMLoweringConfig(options.chip, options.features, options.optLevel,
-                            options.useBarePtrCallConv);
-  if (config) {
-    config->verifyProtocol = options.verifyProtocol;
-    config->hangReportCycles = options.hangReport;
-    config->hangKeepWaiting = options.hangKeepWaiting;
-    config->unrollStages = options.unrollStages;
-    config->lineInfo = options.lineInfo;
-    if (llvm::Error error = checkNVVMLoweringConfig(*config))
-      return std::move(error);
-  }
-  return config;
+llvm::Error pmlir::parseCompileOptions(StringRef text,
+                                       PipelineCompileOptions &options) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (succeeded(options.parseFromString(text, os)))
+    return llvm::Error::success();
+  StringRef trimmed = StringRef(message).trim();
+  return llvm::createStringError(
+      trimmed.empty() ? "cannot parse the options '" + text.str() + "'"
+                      : trimmed.str());
+}
+
+std::string pmlir::getCompileOptionDefaults() {
+  PipelineCompileOptions options;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  options.print(os);
+  // print() wraps the list in braces (the form of a nested pipeline's
+  // options); parseFromString reads it without.
+  return StringRef(text).trim("{} ").str();
 }
 
 void pmlir::registerPipelinePipelines() {
@@ -265,7 +270,8 @@ void pmlir::registerPipelinePipelines() {
       "dialects for one chip",
       [](OpPassManager &pm, const PipelineLowerToNVVMOptions &options,
          function_ref<LogicalResult(const Twine &)> error) {
-        llvm::Expected<NVVMLoweringConfig> config = getConfig(options);
+        llvm::Expected<NVVMLoweringConfig> config =
+            getNVVMLoweringConfig(options);
         if (!config)
           return error(llvm::toString(config.takeError()));
         buildPipelineLowerToNVVM(pm, *config);
@@ -278,7 +284,8 @@ void pmlir::registerPipelinePipelines() {
       "or a fatbin for one chip",
       [](OpPassManager &pm, const PipelineLowerToBinaryOptions &options,
          function_ref<LogicalResult(const Twine &)> error) {
-        llvm::Expected<NVVMLoweringConfig> config = getConfig(options);
+        llvm::Expected<NVVMLoweringConfig> config =
+            getNVVMLoweringConfig(options);
         if (!config)
           return error(llvm::toString(config.takeError()));
         StringRef format = options.format;

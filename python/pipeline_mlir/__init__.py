@@ -14,7 +14,7 @@ See docs/python.md.
 """
 
 from .compiler import (CompiledModule, __version__, cache_dir, check, clear_cache,
-                       compile)
+                       compile, option_defaults)
 from .driver import DeviceArray, TensorMap, device_info, zeros
 from .dtypes import from_bf16, to_bf16
 from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchError,

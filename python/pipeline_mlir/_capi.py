@@ -39,21 +39,6 @@ class PmlirResult(ctypes.Structure):
     _fields_ = [("ptr", ctypes.c_void_p)]
 
 
-class PmlirCompileOptions(ctypes.Structure):
-    _fields_ = [
-        ("chip", MlirStringRef),
-        ("features", MlirStringRef),
-        ("optLevel", ctypes.c_int),
-        ("cudaPath", MlirStringRef),
-        ("assemble", ctypes.c_bool),
-        ("verifyProtocol", ctypes.c_bool),
-        ("unrollStages", ctypes.c_bool),
-        ("hangReportCycles", ctypes.c_uint64),
-        ("hangKeepWaiting", ctypes.c_bool),
-        ("lineInfo", ctypes.c_bool),
-    ]
-
-
 _SEVERITY = {0: "error", 1: "warning", 2: "note", 3: "remark"}
 
 _lib = None
@@ -105,9 +90,9 @@ def library():
 def _declare(lib):
     R, S, ip = PmlirResult, MlirStringRef, ctypes.c_ssize_t
     sigs = {
-        "pmlirCompileOptionsGetDefault": (PmlirCompileOptions, []),
+        "pmlirGetCompileOptionDefaults": (S, []),
         "pmlirCheckSource": (R, [S, S]),
-        "pmlirCompileSource": (R, [S, S, ctypes.POINTER(PmlirCompileOptions)]),
+        "pmlirCompileSource": (R, [S, S, S, ctypes.c_bool]),
         "pmlirResultDestroy": (None, [R]),
         "pmlirResultSucceeded": (ctypes.c_bool, [R]),
         "pmlirResultGetIR": (S, [R]),
@@ -167,28 +152,33 @@ def check(source, name):
     return Result(lib.pmlirCheckSource(MlirStringRef.of(source), MlirStringRef.of(name)))
 
 
-def compile(source, name, *, chip, features, opt_level, cuda_path, assemble,
-            verify_protocol, unroll_stages, hang_report_cycles, hang_keep_waiting,
-            line_info):
-    lib = library()
-    opts = lib.pmlirCompileOptionsGetDefault()
-    keep = [MlirStringRef.of(chip), MlirStringRef.of(features or ""),
-            MlirStringRef.of(cuda_path or "")]
-    opts.chip, opts.features, opts.cudaPath = keep
-    opts.optLevel = opt_level
-    opts.assemble = assemble
-    opts.verifyProtocol = verify_protocol
-    opts.unrollStages = unroll_stages
-    opts.hangReportCycles = hang_report_cycles
-    opts.hangKeepWaiting = hang_keep_waiting
-    opts.lineInfo = line_info
-    return Result(lib.pmlirCompileSource(MlirStringRef.of(source),
-                                         MlirStringRef.of(name), ctypes.byref(opts)))
+def compile(source, name, options, assemble):
+    """Compiles `source` with `options`, a dict of the compile options
+    (option_defaults()' names) to their values."""
+    text = " ".join(f"{key}={_option_value(value)}" for key, value in options.items())
+    return Result(library().pmlirCompileSource(MlirStringRef.of(source), MlirStringRef.of(name),
+                                               MlirStringRef.of(text), bool(assemble)))
+
+
+def _option_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    # The pass options parser takes a quoted value as one (a toolkit path
+    # with spaces); an empty value stays empty.
+    return f'"{text}"' if any(c.isspace() for c in text) else text
+
+
+def option_defaults():
+    """The compile options and their defaults, as the compiler declares
+    them: {"chip": "sm_100a", "opt-level": "3", ...}."""
+    text = library().pmlirGetCompileOptionDefaults().str()
+    return dict(item.split("=", 1) for item in text.split())
 
 
 def default_chip():
     """The chip the compiler targets when none is given."""
-    return library().pmlirCompileOptionsGetDefault().chip.str()
+    return option_defaults()["chip"]
 
 
 def version():

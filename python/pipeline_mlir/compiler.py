@@ -107,32 +107,41 @@ def check(what):
     return result.diagnostics
 
 
-def compile(what, chip=None, *, opt_level=3, features="", cuda_path=None,
-            assemble=True, verify_protocol=True, unroll_stages=True,
-            hang_report=None, hang_keep_waiting=False, line_info=False, cache=True):
+def compile(what, chip=None, *, assemble=True, cache=True, **options):
     """Compiles a @kernel (or a list of them, a Module, or MLIR text) for
     `chip`. Returns a CompiledModule holding the PTX and (with `assemble`)
     the cubin. Raises CompileError with the compiler's diagnostics, located
     at the user's Python lines, when the kernel is rejected. Without `chip`,
     the compiler's default (`pipeline-compile`'s and the C API's, sm_100a):
     pass the chip of the GPU that runs the kernel, e.g. "sm_90a" on an
-    H100."""
+    H100.
+
+    `options` are the compiler's lowering options, those of
+    `pipeline-compile` with '_' for '-' (opt_level=2, hang_report=100000,
+    line_info=True, features, cuda_path, verify_protocol, unroll_stages,
+    hang_keep_waiting; docs/cli.md); the compiler declares them and their
+    defaults (option_defaults()). hang_report=True is 2**31 cycles, as a
+    bare --hang-report."""
     module = _as_module(what)
-    if chip is None:
-        chip = _capi.default_chip()
-    if hang_report is True:
-        hang_report = 1 << 31
-    options = dict(chip=chip, features=features or "", opt_level=int(opt_level),
-                   assemble=bool(assemble), verify_protocol=bool(verify_protocol),
-                   unroll_stages=bool(unroll_stages),
-                   hang_report_cycles=int(hang_report or 0),
-                   hang_keep_waiting=bool(hang_keep_waiting), line_info=bool(line_info))
+    given = {}
+    for key, value in options.items():
+        name = key.replace("_", "-")
+        if name == "hang-report" and value is True:
+            value = 1 << 31
+        if value is None or value is False and name == "hang-report":
+            continue  # the default
+        given[name] = value
+    if chip is not None:
+        given["chip"] = chip
+    line_info = given.get("line-info", False)
+    hang_report = given.get("hang-report", 0)
     # Locations enter the key only when they enter the PTX: line info, and
     # the hang report's table of wait sites (file:line of each wait). An
     # explicit toolkit enters it too; a toolkit switched through the
     # environment needs clear_cache().
     keyed = module.mlir(locations=bool(line_info or hang_report))
-    key = hashlib.sha256(json.dumps([__version__, keyed, options, cuda_path or ""],
+    keyed_options = {k: str(v) for k, v in given.items()}
+    key = hashlib.sha256(json.dumps([__version__, keyed, keyed_options, bool(assemble)],
                                     sort_keys=True).encode()).hexdigest()
     signatures = module.signatures()
     directory = cache_dir() if cache else None
@@ -141,8 +150,18 @@ def compile(what, chip=None, *, opt_level=3, features="", cuda_path=None,
         if hit is not None:
             return hit
 
+    # The compiler declares the options: a name it lacks is the caller's
+    # error, reported with the names it has (a cache hit needs no compiler,
+    # and an unknown option never compiled, so never hits).
+    known = _capi.option_defaults()
+    for name in given:
+        if name not in known:
+            raise TypeError(f"compile() got an unexpected option "
+                            f"'{name.replace('-', '_')}'; the compiler's options are "
+                            f"{', '.join(sorted(k.replace('-', '_') for k in known))}")
+    chip = str(given.get("chip", known["chip"]))
     text = module.mlir()
-    result = _capi.compile(text, f"{module.name}.mlir", cuda_path=cuda_path, **options)
+    result = _capi.compile(text, f"{module.name}.mlir", given, assemble)
     if not result.succeeded:
         raise CompileError(f"pipeline-mlir: cannot compile {module.name} for {chip}:",
                            _remap(result.diagnostics, text, f"{module.name}.mlir"))
@@ -167,7 +186,8 @@ def _load(entry, chip, signatures, key):
         cubin = cubin_path.read_bytes() if cubin_path.exists() else None
     except (OSError, ValueError):
         return None
-    return CompiledModule(info["name"], ptx, cubin, chip, signatures, key, cached=True)
+    return CompiledModule(info["name"], ptx, cubin, info.get("chip", chip), signatures, key,
+                          cached=True)
 
 
 def _store(entry, compiled):
@@ -188,6 +208,13 @@ def _store(entry, compiled):
             tmp.rmdir()
     except OSError:
         pass  # a read-only cache only costs a recompile
+
+
+def option_defaults():
+    """The compiler's lowering options and their defaults, as it declares
+    them (the C API's, pipeline-compile's): {"chip": "sm_100a",
+    "opt-level": "3", ...}. compile() takes them with '_' for '-'."""
+    return _capi.option_defaults()
 
 
 def clear_cache():

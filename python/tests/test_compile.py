@@ -81,3 +81,21 @@ def test_default_chip_is_the_compilers():
     with pytest.raises(pm.CompileError, match="expects hang-keep-waiting with the hang report"):
         pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False,
                    hang_keep_waiting=True)
+
+
+def test_options_are_the_compilers():
+    """Python takes the compiler's options by their names, with its
+    defaults; a name the compiler lacks is a TypeError naming those it has,
+    and every option reaches the compile."""
+    import handoff_ring
+    defaults = pm.option_defaults()
+    assert defaults["chip"] == "sm_100a" and defaults["opt-level"] == "3"
+    assert {"hang-report", "line-info", "unroll-stages", "verify-protocol"} <= set(defaults)
+    with pytest.raises(TypeError, match="unexpected option 'unrol_stages'.*unroll_stages"):
+        pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False, unrol_stages=False)
+    with pytest.raises(pm.CompileError, match="opt-level 0 to 3, got 7"):
+        pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False, opt_level=7)
+    lined = pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False, line_info=True)
+    assert ".loc" in lined.ptx
+    plain = pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False)
+    assert ".loc" not in plain.ptx

@@ -155,10 +155,14 @@ int main(void) {
   pmlirResultDestroy(good);
 
   // PTX only: no toolkit needed.
-  PmlirCompileOptions options = pmlirCompileOptionsGetDefault();
-  options.chip = str("sm_90a");
-  options.assemble = false;
-  PmlirResult ptx = pmlirCompileSource(str(kGood), str("good.mlir"), &options);
+  // The options and their defaults, as the pass pipelines print them.
+  // CHECK: defaults: {{.*}}chip=sm_100a{{.*}} hang-keep-waiting=false{{.*}} hang-report=0{{.*}} opt-level=3
+  MlirStringRef defaults = pmlirGetCompileOptionDefaults();
+  printf("defaults: %.*s\n", (int)defaults.length, defaults.data);
+
+  MlirStringRef sm90 = str("chip=sm_90a");
+  PmlirResult ptx =
+      pmlirCompileSource(str(kGood), str("good.mlir"), sm90, /*assemble=*/false);
   // CHECK: compile sm_90a: 1 modules 1 name k
   // CHECK: ptx: .target sm_90a
   // CHECK: ptx: mbarrier.try_wait
@@ -180,7 +184,7 @@ int main(void) {
   // pointer, offset, size and stride (four parameters), the i2 one widened
   // byte: six parameters in all.
   PmlirResult dynamic =
-      pmlirCompileSource(str(kDynamic), str("dynamic.mlir"), &options);
+      pmlirCompileSource(str(kDynamic), str("dynamic.mlir"), sm90, false);
   // CHECK: compile dynamic: 1 parameters 6 u8 1
   long params = 0;
   int u8 = 0;
@@ -198,18 +202,26 @@ int main(void) {
 
   // hang_keep_waiting without the hang report: the error of every entry
   // point.
-  options.hangKeepWaiting = true;
-  PmlirResult keep = pmlirCompileSource(str(kGood), str("good.mlir"), &options);
+  PmlirResult keep = pmlirCompileSource(
+      str(kGood), str("good.mlir"), str("chip=sm_90a hang-keep-waiting"), false);
   // CHECK: compile keep-waiting: 0
   // CHECK-NEXT: diag 0 parent -1 error at :0:0: expects hang-keep-waiting with the hang report (hang-report)
   printf("compile keep-waiting: %d\n", pmlirResultSucceeded(keep));
   printDiagnostics(keep);
   pmlirResultDestroy(keep);
-  options.hangKeepWaiting = false;
+
+  // An option the compile does not have: the parser's message.
+  PmlirResult unknown = pmlirCompileSource(str(kGood), str("good.mlir"),
+                                           str("chip=sm_90a unrol=1"), false);
+  // CHECK: compile unknown: 0
+  // CHECK-NEXT: diag 0 parent -1 error at :0:0: {{.*}}unrol
+  printf("compile unknown: %d\n", pmlirResultSucceeded(unknown));
+  printDiagnostics(unknown);
+  pmlirResultDestroy(unknown);
 
   // A chip the pipelines do not know: an error, no modules.
-  options.chip = str("sm_42");
-  PmlirResult bad = pmlirCompileSource(str(kGood), str("good.mlir"), &options);
+  PmlirResult bad =
+      pmlirCompileSource(str(kGood), str("good.mlir"), str("chip=sm_42"), false);
   // CHECK: compile sm_42: 0 modules 0
   // CHECK: diag 0 parent -1 error at :0:0: {{.*}}sm_42
   printf("compile sm_42: %d modules %ld\n", pmlirResultSucceeded(bad),

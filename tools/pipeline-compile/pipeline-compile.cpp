@@ -61,6 +61,14 @@ template <typename T> static cl::cb<void, const T &> record(StringRef name) {
   });
 }
 
+/// The lowering options, declared once (pmlir::PipelineCompileOptions):
+/// this tool's options of the same names take their defaults and help from
+/// there and are applied to one such struct, which the library checks.
+static const pmlir::PipelineCompileOptions &loweringDefaults() {
+  static const pmlir::PipelineCompileOptions defaults;
+  return defaults;
+}
+
 static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<kernel .mlir file>"),
                                           cl::Required, cl::cat(category));
@@ -81,31 +89,32 @@ static cl::list<std::string>
                        "alone needs no ptxas"),
               cl::value_desc("kinds"), cl::CommaSeparated, cl::cat(category));
 
-static cl::opt<std::string> chipName("chip",
-                                     cl::desc(pmlir::cuda::getChipOptionHelp()),
-                                     cl::init(pmlir::cuda::kDefaultChip),
-                                     cl::cat(category),
-                                     record<std::string>("chip"));
+static cl::opt<std::string>
+    chipName("chip", cl::desc(loweringDefaults().chip.HelpStr),
+             cl::init(loweringDefaults().chip.getValue()), cl::cat(category),
+             record<std::string>("chip"));
 
 static cl::opt<std::string>
-    features("features", cl::desc(pmlir::cuda::getFeaturesOptionHelp()),
-             cl::init(""), cl::cat(category), record<std::string>("features"));
+    features("features", cl::desc(loweringDefaults().features.HelpStr),
+             cl::init(loweringDefaults().features.getValue()),
+             cl::cat(category), record<std::string>("features"));
 
 static cl::opt<unsigned>
-    optLevel("opt-level",
-             cl::desc("LLVM and ptxas optimization level, 0 to 3 (default 3)"),
-             cl::init(3), cl::cat(category), record<unsigned>("opt-level"));
+    optLevel("opt-level", cl::desc(loweringDefaults().optLevel.HelpStr),
+             cl::init(loweringDefaults().optLevel.getValue()),
+             cl::cat(category), record<unsigned>("opt-level"));
 
-static cl::opt<unsigned> optLevelShort("O",
-                                       cl::desc("alias for --opt-level (-O0 "
-                                                "to -O3, as nvcc)"),
-                                       cl::init(3), cl::Prefix,
-                                       cl::cat(category),
-                                       record<unsigned>("opt-level"));
+static cl::opt<unsigned>
+    optLevelShort("O",
+                  cl::desc("alias for --opt-level (-O0 "
+                           "to -O3, as nvcc)"),
+                  cl::init(loweringDefaults().optLevel.getValue()), cl::Prefix,
+                  cl::cat(category), record<unsigned>("opt-level"));
 
 static cl::opt<std::string>
-    cudaPath("cuda-path", cl::desc(pmlir::cuda::getCudaPathOptionHelp()),
-             cl::init(""), cl::cat(category), record<std::string>("cuda-path"));
+    cudaPath("cuda-path", cl::desc(loweringDefaults().cudaPath.HelpStr),
+             cl::init(loweringDefaults().cudaPath.getValue()),
+             cl::cat(category), record<std::string>("cuda-path"));
 
 static cl::list<std::string>
     ptxasArgs("Xptxas",
@@ -118,7 +127,8 @@ static cl::opt<bool>
              cl::desc("line information from the input's locations: .file "
                       "and .loc directives in the PTX, ptxas -lineinfo for "
                       "the cubin (as nvcc -lineinfo)"),
-             cl::init(false), cl::cat(category));
+             cl::init(loweringDefaults().lineInfo.getValue()),
+             cl::cat(category));
 
 // --hang-report or --hang-report=<cycles>: without a value, 2^31 cycles
 // (about a second at 2 GHz).
@@ -131,23 +141,16 @@ static cl::opt<std::string> hangReport(
     record<std::string>("hang-report"));
 
 static cl::opt<bool> hangKeepWaiting(
-    "hang-keep-waiting",
-    cl::desc("with --hang-report: keep waiting after the report"),
-    cl::init(false), cl::cat(category));
+    "hang-keep-waiting", cl::desc(loweringDefaults().hangKeepWaiting.HelpStr),
+    cl::init(loweringDefaults().hangKeepWaiting.getValue()), cl::cat(category));
 
 static cl::opt<bool> verifyProtocol(
-    "verify-protocol",
-    cl::desc("check the barrier protocol before lowering "
-             "(pipeline-verify-protocol; =false only to compile a "
-             "deliberately broken kernel)"),
-    cl::init(true), cl::cat(category));
+    "verify-protocol", cl::desc(loweringDefaults().verifyProtocol.HelpStr),
+    cl::init(loweringDefaults().verifyProtocol.getValue()), cl::cat(category));
 
 static cl::opt<bool> unrollStages(
-    "unroll-stages",
-    cl::desc("unroll steady-state loops by the stage count so that stage "
-             "indices are constants (pipeline-unroll-stages; on by default, "
-             "off with --hang-report)"),
-    cl::init(true), cl::cat(category));
+    "unroll-stages", cl::desc(loweringDefaults().unrollStages.HelpStr),
+    cl::init(loweringDefaults().unrollStages.getValue()), cl::cat(category));
 
 static int fail(const Twine &message) {
   errs() << "pipeline-compile: error: " << message << "\n";
@@ -281,15 +284,16 @@ int main(int argc, char **argv) {
                 "out.ptx and out.cubin), got '" +
                 output + "'");
 
-  unsigned level = optLevelShort.getNumOccurrences() ? optLevelShort : optLevel;
-  Expected<pmlir::NVVMLoweringConfig> config = pmlir::getNVVMLoweringConfig(
-      chipName, features, level, /*useBarePtrCallConv=*/true);
-  if (!config)
-    return fail(toString(config.takeError()));
-  config->verifyProtocol = verifyProtocol;
-  config->unrollStages = unrollStages;
-  config->hangKeepWaiting = hangKeepWaiting;
-  config->lineInfo = lineInfo;
+  pmlir::PipelineCompileOptions lowering;
+  lowering.chip = chipName;
+  lowering.features = features;
+  lowering.optLevel =
+      optLevelShort.getNumOccurrences() ? optLevelShort : optLevel;
+  lowering.cudaPath = cudaPath;
+  lowering.verifyProtocol = verifyProtocol;
+  lowering.unrollStages = unrollStages;
+  lowering.hangKeepWaiting = hangKeepWaiting;
+  lowering.lineInfo = lineInfo;
   if (hangReport.getNumOccurrences()) {
     uint64_t cycles = uint64_t(1) << 31;
     if (!hangReport.empty() &&
@@ -297,16 +301,18 @@ int main(int argc, char **argv) {
       return fail("expects --hang-report=<cycles> with a positive number of "
                   "clock cycles, got '" +
                   hangReport + "'");
-    config->hangReportCycles = cycles;
+    lowering.hangReport = cycles;
   }
-  if (llvm::Error error = pmlir::checkNVVMLoweringConfig(*config))
-    return fail(toString(std::move(error)));
+  Expected<pmlir::NVVMLoweringConfig> config =
+      pmlir::getNVVMLoweringConfig(lowering);
+  if (!config)
+    return fail(toString(config.takeError()));
 
   pmlir::CompileOptions options;
   options.emitCubin = emitCubin;
   options.emitFatbin = emitFatbin;
   options.ptxasArgs.assign(ptxasArgs.begin(), ptxasArgs.end());
-  options.cudaPath = cudaPath;
+  options.cudaPath = lowering.cudaPath;
   options.configurePassManager = [](PassManager &pm) -> LogicalResult {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();

@@ -72,20 +72,34 @@ struct PipelineNVVMOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::init(true)};
 };
 
+/// The options that also need the CUDA toolkit (ptxas, fatbinary,
+/// libdevice).
+template <typename Derived>
+struct PipelineToolkitOptionsBase : public PipelineNVVMOptionsBase<Derived> {
+  mlir::detail::PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path", llvm::cl::desc(cuda::getCudaPathOptionHelp()),
+      llvm::cl::init("")};
+};
+
 struct PipelineLowerToNVVMOptions
     : public PipelineNVVMOptionsBase<PipelineLowerToNVVMOptions> {};
 
 struct PipelineLowerToBinaryOptions
-    : public PipelineNVVMOptionsBase<PipelineLowerToBinaryOptions> {
+    : public PipelineToolkitOptionsBase<PipelineLowerToBinaryOptions> {
   mlir::detail::PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("what the gpu.binary holds: isa (PTX), bin (cubin) or "
                      "fatbin"),
       llvm::cl::init("bin")};
-  mlir::detail::PassOptions::Option<std::string> cudaPath{
-      *this, "cuda-path", llvm::cl::desc(cuda::getCudaPathOptionHelp()),
-      llvm::cl::init("")};
 };
+
+/// The options of a compile (compileModule): pipeline-compile's, the C
+/// API's and so Python's, in the syntax of pass options
+/// ("chip=sm_90a hang-report=100000"). The one declaration of the lowering
+/// options: the entry points differ only in spelling (pipeline-compile
+/// also takes -O3, --lineinfo and a bare --hang-report).
+struct PipelineCompileOptions
+    : public PipelineToolkitOptionsBase<PipelineCompileOptions> {};
 
 /// The checked options of a lowering to NVVM.
 struct NVVMLoweringConfig {
@@ -116,6 +130,35 @@ getNVVMLoweringConfig(llvm::StringRef chip, llvm::StringRef features,
 /// (the named pipelines, pipeline-compile, the C API and so Python):
 /// hang-keep-waiting needs the hang report.
 llvm::Error checkNVVMLoweringConfig(const NVVMLoweringConfig &config);
+
+/// Checks and resolves any of the option structs above: the one place
+/// where options become a configuration, for every entry point.
+template <typename Derived>
+llvm::Expected<NVVMLoweringConfig>
+getNVVMLoweringConfig(const PipelineNVVMOptionsBase<Derived> &options) {
+  llvm::Expected<NVVMLoweringConfig> config =
+      getNVVMLoweringConfig(options.chip, options.features, options.optLevel,
+                            options.useBarePtrCallConv);
+  if (!config)
+    return config.takeError();
+  config->verifyProtocol = options.verifyProtocol;
+  config->hangReportCycles = options.hangReport;
+  config->hangKeepWaiting = options.hangKeepWaiting;
+  config->unrollStages = options.unrollStages;
+  config->lineInfo = options.lineInfo;
+  if (llvm::Error error = checkNVVMLoweringConfig(*config))
+    return std::move(error);
+  return config;
+}
+
+/// Parses `text` ("chip=sm_90a opt-level=2", the syntax of pass options)
+/// into `options`; the parser's message on failure.
+llvm::Error parseCompileOptions(llvm::StringRef text,
+                                PipelineCompileOptions &options);
+
+/// Prints every option of a compile with its default, in the syntax
+/// parseCompileOptions reads.
+std::string getCompileOptionDefaults();
 
 /// Adds pipeline-lower-to-nvvm to `pm` (a builtin.module pass manager).
 void buildPipelineLowerToNVVM(mlir::OpPassManager &pm,
