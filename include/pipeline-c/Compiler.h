@@ -33,6 +33,14 @@ typedef struct PmlirResult {
 /// (docs/cli.md). The string is static.
 MLIR_CAPI_EXPORTED MlirStringRef pmlirGetCompileOptionDefaults(void);
 
+/// The chips the compiler accepts and what each can do, one a line:
+/// "<chip> <capabilities, comma-separated> ptx=<min>..<max>", e.g.
+/// "sm_100a clusters,tcgen05,tcgen05-lowering ptx=86..90" (clusters:
+/// mbarrier parity waits, expect_tx, clusters; tcgen05: tcgen05 MMAs and
+/// CTA pairs; tcgen05-lowering: tcgen05.commit in MLIR 22's NVVM dialect;
+/// ptx: the PTX ISA versions, times 10). The string is static.
+MLIR_CAPI_EXPORTED MlirStringRef pmlirGetChipTable(void);
+
 /// Parses `source` (named `sourceName` in locations), runs the op verifiers,
 /// the linearity checker and the protocol checker.
 MLIR_CAPI_EXPORTED PmlirResult pmlirCheckSource(MlirStringRef source,

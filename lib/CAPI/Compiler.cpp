@@ -225,6 +225,11 @@ MlirStringRef pmlirGetCompileOptionDefaults(void) {
   return toRef(defaults);
 }
 
+MlirStringRef pmlirGetChipTable(void) {
+  static const std::string table = pmlir::cuda::printChipTable();
+  return toRef(table);
+}
+
 PmlirResult pmlirCheckSource(MlirStringRef source, MlirStringRef sourceName) {
   return withParsedSource(source, sourceName, check);
 }

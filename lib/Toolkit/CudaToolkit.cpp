@@ -22,20 +22,83 @@ using namespace pmlir::cuda;
 // PTXnn]>`). Every chip here has mbarrier try_wait.parity, expect_tx and
 // thread-block clusters, which the pipeline lowering needs (sm_90 and up).
 // sm_101a (PTX ISA 8.6 in LLVM 22) is known to ptxas of CUDA 12.8 and 12.9
-// only: CUDA 13.0 (PTX ISA 9.0) renamed it sm_110a.
+// only: CUDA 13.0 (PTX ISA 9.0) renamed it sm_110a. tcgen05 is in the
+// arch-specific data-center Blackwell chips (sm_100a, sm_101a/sm_110a,
+// sm_103a; the PTX ISA's tcgen05 target list); the consumer Blackwell chips
+// (sm_120) have none. MLIR 22's nvvm.tcgen05.commit requires sm_100a or
+// sm_101a (NVVMRequiresSMa<[100, 101]>).
+namespace {
+constexpr ChipCapability kHopper = ChipCapability::Clusters;
+constexpr ChipCapability kTcgen05 =
+    ChipCapability::Clusters | ChipCapability::Tcgen05;
+constexpr ChipCapability kTcgen05Lowered =
+    kTcgen05 | ChipCapability::Tcgen05Lowering;
+} // namespace
+
 static const ChipInfo kChips[] = {
-    {"sm_90", 78},
-    {"sm_90a", 80},
-    {"sm_100", 86},
-    {"sm_100a", 86},
-    {"sm_101a", 86, /*maxPtx=*/88, /*renamedTo=*/"sm_110a"},
-    {"sm_103", 88},
-    {"sm_103a", 88},
-    {"sm_110", 90},
-    {"sm_110a", 90},
-    {"sm_120", 87},
-    {"sm_120a", 87},
+    {"sm_90", kHopper, 78},
+    {"sm_90a", kHopper, 80},
+    {"sm_100", kHopper, 86},
+    {"sm_100a", kTcgen05Lowered, 86},
+    {"sm_101a", kTcgen05Lowered, 86, /*maxPtx=*/88, /*renamedTo=*/"sm_110a"},
+    {"sm_103", kHopper, 88},
+    {"sm_103a", kTcgen05, 88},
+    {"sm_110", kHopper, 90},
+    {"sm_110a", kTcgen05, 90},
+    {"sm_120", kHopper, 87},
+    {"sm_120a", kHopper, 87},
 };
+
+StringRef pmlir::cuda::describeCapability(ChipCapability capability) {
+  switch (capability) {
+  case ChipCapability::Clusters:
+    return "mbarrier try_wait.parity, expect_tx and clusters";
+  case ChipCapability::Tcgen05:
+    return "tcgen05 MMAs and CTA pairs";
+  case ChipCapability::Tcgen05Lowering:
+    return "tcgen05.commit in MLIR 22's NVVM dialect";
+  default:
+    return "several capabilities";
+  }
+}
+
+std::optional<ChipCapability>
+pmlir::cuda::getChipCapabilities(StringRef name) {
+  if (const ChipInfo *chip = lookupChip(name))
+    return chip->capabilities;
+  static const Regex chipName("^sm_([0-9]+)[af]?$");
+  SmallVector<StringRef, 2> matches;
+  unsigned number = 0;
+  if (!chipName.match(name, &matches) ||
+      matches[1].getAsInteger(10, number))
+    return std::nullopt;
+  return number >= 90 ? ChipCapability::Clusters : ChipCapability::None;
+}
+
+std::string pmlir::cuda::printChipTable() {
+  std::string text;
+  raw_string_ostream os(text);
+  for (const ChipInfo &chip : kChips) {
+    SmallVector<StringRef> names;
+    if (hasCapability(chip, ChipCapability::Clusters))
+      names.push_back("clusters");
+    if (hasCapability(chip, ChipCapability::Tcgen05))
+      names.push_back("tcgen05");
+    if (hasCapability(chip, ChipCapability::Tcgen05Lowering))
+      names.push_back("tcgen05-lowering");
+    os << chip.name << " " << join(names, ",") << " ptx=" << chip.minPtx
+       << ".." << (chip.maxPtx ? chip.maxPtx : kMaxPtxVersion) << "\n";
+  }
+  return text;
+}
+
+std::string pmlir::cuda::getChipsWith(ChipCapability capability) {
+  SmallVector<std::string> names;
+  for (const ChipInfo &chip : kChips)
+    if (hasCapability(chip, capability))
+      names.push_back(chip.name.str());
+  return join(names, ", ");
+}
 
 ArrayRef<ChipInfo> pmlir::cuda::getSupportedChips() { return kChips; }
 

@@ -13,8 +13,8 @@ producer/consumer pipeline kernels from Python.
 See docs/python.md.
 """
 
-from .compiler import (CompiledModule, __version__, cache_dir, check, clear_cache,
-                       compile, option_defaults)
+from .compiler import (CompiledModule, __version__, cache_dir, check, chips,
+                       clear_cache, compile, option_defaults)
 from .driver import DeviceArray, TensorMap, device_info, zeros
 from .dtypes import from_bf16, to_bf16
 from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchError,

@@ -91,6 +91,7 @@ def _declare(lib):
     R, S, ip = PmlirResult, MlirStringRef, ctypes.c_ssize_t
     sigs = {
         "pmlirGetCompileOptionDefaults": (S, []),
+        "pmlirGetChipTable": (S, []),
         "pmlirCheckSource": (R, [S, S]),
         "pmlirCompileSource": (R, [S, S, S, ctypes.c_bool]),
         "pmlirResultDestroy": (None, [R]),
@@ -174,6 +175,18 @@ def option_defaults():
     them: {"chip": "sm_100a", "opt-level": "3", ...}."""
     text = library().pmlirGetCompileOptionDefaults().str()
     return dict(item.split("=", 1) for item in text.split())
+
+
+def chips():
+    """The compiler's chip table: {"sm_100a": {"capabilities": {...},
+    "ptx": (86, 90)}, ...}."""
+    table = {}
+    for line in library().pmlirGetChipTable().str().splitlines():
+        name, capabilities, ptx = line.split(" ")
+        low, high = ptx[len("ptx="):].split("..")
+        table[name] = {"capabilities": frozenset(filter(None, capabilities.split(","))),
+                       "ptx": (int(low), int(high))}
+    return table
 
 
 def default_chip():

@@ -217,6 +217,16 @@ def option_defaults():
     return _capi.option_defaults()
 
 
+def chips():
+    """The chips the compiler accepts, from its chip table: {"sm_90a":
+    {"capabilities": {"clusters"}, "ptx": (80, 90)}, "sm_100a":
+    {"capabilities": {"clusters", "tcgen05", "tcgen05-lowering"}, ...}}.
+    clusters: every pipeline op; tcgen05: MMAs and CTA pairs
+    (cta_group = 2); tcgen05-lowering: release_mma and commit_mma lower
+    (MLIR 22's nvvm.tcgen05.commit); ptx: the PTX ISA versions, times 10."""
+    return _capi.chips()
+
+
 def clear_cache():
     """Removes every entry of the compile cache."""
     import shutil

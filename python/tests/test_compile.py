@@ -99,3 +99,15 @@ def test_options_are_the_compilers():
     assert ".loc" in lined.ptx
     plain = pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False)
     assert ".loc" not in plain.ptx
+
+
+def test_chip_table_is_the_compilers():
+    """Python reads the compiler's chip table: Hopper has clusters only,
+    sm_100a lowers tcgen05, sm_103a has tcgen05 that MLIR 22 cannot lower,
+    and the CTA-pair rejection on sm_90a names the table's chips."""
+    table = pm.chips()
+    assert table["sm_90a"]["capabilities"] == {"clusters"}
+    assert {"tcgen05", "tcgen05-lowering"} <= table["sm_100a"]["capabilities"]
+    assert "tcgen05" in table["sm_103a"]["capabilities"]
+    assert "tcgen05-lowering" not in table["sm_103a"]["capabilities"]
+    assert table["sm_101a"]["ptx"][1] == 88  # renamed sm_110a in PTX ISA 9.0

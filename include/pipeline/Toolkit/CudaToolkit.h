@@ -1,9 +1,11 @@
 //===- CudaToolkit.h - chips, PTX versions and ptxas ------------*- C++ -*-===//
 //
 // What pipeline-mlir knows about NVIDIA targets: the chips it compiles for,
-// the PTX ISA version each one needs, and how to find a ptxas that can
-// assemble for them. Shared by the named pipelines and pipeline-compile so
-// that both accept the same chips and report the same errors.
+// what each one can do, the PTX ISA version each one needs, and how to find
+// a ptxas that can assemble for them. The one target description: the
+// named pipelines, the lowering's preconditions, pipeline-compile, the C
+// API and Python (through it) accept the same chips and report the same
+// errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +21,34 @@
 
 namespace pmlir::cuda {
 
+/// What a chip can do, as far as the pipeline lowering cares.
+enum class ChipCapability : unsigned {
+  None = 0,
+  /// mbarrier try_wait.parity, expect_tx and thread-block clusters: every
+  /// pipeline op needs them (sm_90 and up).
+  Clusters = 1u << 0,
+  /// tcgen05 MMAs, and so CTA pairs (cta_group::2), in the hardware and in
+  /// ptxas: the arch-specific Blackwell data-center chips.
+  Tcgen05 = 1u << 1,
+  /// tcgen05.commit in MLIR 22's NVVM dialect, which the lowering emits:
+  /// nvvm.tcgen05.commit verifies on sm_100a and sm_101a only, not on
+  /// sm_103a or sm_110a, which have tcgen05 too.
+  Tcgen05Lowering = 1u << 2,
+};
+
+constexpr ChipCapability operator|(ChipCapability a, ChipCapability b) {
+  return ChipCapability(unsigned(a) | unsigned(b));
+}
+
+/// A short description of `capability`, for diagnostics ("tcgen05 MMAs and
+/// CTA pairs").
+llvm::StringRef describeCapability(ChipCapability capability);
+
 /// A chip the named pipelines and pipeline-compile accept.
 struct ChipInfo {
   llvm::StringLiteral name;
+  /// What the chip can do (ChipCapability bits).
+  ChipCapability capabilities;
   /// Lowest PTX ISA version (times 10, e.g. 86) that LLVM 22 and ptxas
   /// accept for the chip.
   unsigned minPtx;
@@ -31,6 +58,26 @@ struct ChipInfo {
   /// The chip's name in newer toolkits, if it was renamed.
   llvm::StringLiteral renamedTo = "";
 };
+
+/// True if `chip` has every bit of `capability`.
+inline bool hasCapability(const ChipInfo &chip, ChipCapability capability) {
+  return (unsigned(chip.capabilities) & unsigned(capability)) ==
+         unsigned(capability);
+}
+
+/// The capabilities of a chip named in an #nvvm.target, which may lie
+/// outside the table (sm_80, sm_121a): the table's for a chip in it, else
+/// Clusters for sm_90 and up, None below; std::nullopt if `name` is no
+/// chip name (sm_<N>[a|f]).
+std::optional<ChipCapability> getChipCapabilities(llvm::StringRef name);
+
+/// The chip table as text, one chip a line: "sm_100a clusters,tcgen05,
+/// tcgen05-lowering ptx=86..90" (the C API's pmlirGetChipTable, and so
+/// Python's pm.chips()).
+std::string printChipTable();
+
+/// The chips of the table that have `capability`: "sm_100a, sm_101a".
+std::string getChipsWith(ChipCapability capability);
 
 /// Every chip the pipelines accept, oldest first.
 llvm::ArrayRef<ChipInfo> getSupportedChips();

@@ -10,11 +10,11 @@
 #include "PipelineToNVGPUInternal.h"
 #include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+#include "pipeline/Toolkit/CudaToolkit.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMRequiresSMTraits.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/Regex.h"
@@ -53,39 +53,51 @@ bool pmlir::nvgpu_lowering::isChipName(StringRef chip) {
   return llvm::Regex("^sm_[0-9]+[af]?$").match(chip);
 }
 
-/// Checks that `op`'s lowering is supported on the chips of `targets`.
+/// Checks that `op`'s lowering is supported on the chips of `targets`, by
+/// the chip table's capabilities (cuda::ChipInfo).
 static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
+  using cuda::ChipCapability;
   for (const std::string &chip : targets.chips) {
-    if (!isChipName(chip))
+    std::optional<ChipCapability> capabilities =
+        cuda::getChipCapabilities(chip);
+    if (!capabilities)
       return op->emitOpError() << "expects a chip such as sm_90a or sm_100a, "
                                   "got '"
                                << chip << "' (from " << targets.origin << ")";
-    NVVM::NVVMCheckSMVersion target =
-        NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(chip);
-    // The SM versions upstream's nvvm.tcgen05.commit accepts: the chips
-    // with tcgen05 MMAs, and so with CTA pairs.
-    NVVM::NVVMCheckSMVersion tcgen05 =
-        NVVM::Tcgen05CommitOp(nullptr).getRequiredMinSMVersion();
+    auto has = [&](ChipCapability capability) {
+      return (unsigned(*capabilities) & unsigned(capability)) ==
+             unsigned(capability);
+    };
     ChipFeature feature = getChipFeature(op);
-    if (feature == ChipFeature::Tcgen05 && !tcgen05.isCompatibleWith(target))
+    if (feature == ChipFeature::Tcgen05 && !has(ChipCapability::Tcgen05))
       return op->emitOpError()
-             << "needs tcgen05.commit (sm_100a, sm_101a), which " << chip
-             << " lacks (chip from " << targets.origin << ")";
+             << "needs tcgen05.commit ("
+             << cuda::getChipsWith(ChipCapability::Tcgen05Lowering)
+             << "), which " << chip << " lacks (chip from " << targets.origin
+             << ")";
+    if (feature == ChipFeature::Tcgen05 &&
+        !has(ChipCapability::Tcgen05Lowering))
+      return op->emitOpError()
+             << "needs tcgen05.commit, which " << chip
+             << " has but MLIR 22's NVVM dialect (nvvm.tcgen05.commit) "
+                "lowers only for "
+             << cuda::getChipsWith(ChipCapability::Tcgen05Lowering)
+             << " (chip from " << targets.origin << ")";
     if (auto create = dyn_cast<CreateOp>(op);
         create && create.getResult().getType().getCtaGroup() == 2 &&
-        !tcgen05.isCompatibleWith(target))
+        !has(ChipCapability::Tcgen05))
       return op->emitOpError()
              << "expects cta_group = 1 on " << chip
              << ", which has no CTA-pair (tcgen05 cta_group::2) MMA; "
-                "cta_group = 2 needs sm_100a or sm_101a (chip from "
+                "cta_group = 2 needs "
+             << cuda::getChipsWith(ChipCapability::Tcgen05) << " (chip from "
              << targets.origin
              << "); for consumer signals that reach several CTAs of a "
                 "cluster use release_ctas";
-    if (feature != ChipFeature::None &&
-        !NVVM::NVVMCheckSMVersion(false, 90).isCompatibleWith(target))
+    if (feature != ChipFeature::None && !has(ChipCapability::Clusters))
       return op->emitOpError()
-             << "needs sm_90 or newer (mbarrier try_wait.parity, expect_tx, "
-                "clusters), got "
+             << "needs sm_90 or newer ("
+             << cuda::describeCapability(ChipCapability::Clusters) << "), got "
              << chip << " (chip from " << targets.origin << ")";
   }
   return success();

@@ -73,6 +73,36 @@ gpu.module @blackwell_family [#nvvm.target<chip = "sm_100">] {
 
 // -----
 
+// sm_103a and sm_110a have tcgen05 (and CTA pairs: their cta_group = 2
+// pipeline is accepted), but MLIR 22's nvvm.tcgen05.commit verifies on
+// sm_100a and sm_101a only: the reason is the toolchain, not the chip.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @b300 [#nvvm.target<chip = "sm_103a">] {
+  gpu.func @release_mma_on_sm103a() kernel {
+    %p = pipeline.create -> !P
+    %s = pipeline.acquire_consumer %p : !P
+    // expected-error @+1 {{'pipeline.release_mma' op needs tcgen05.commit, which sm_103a has but MLIR 22's NVVM dialect (nvvm.tcgen05.commit) lowers only for sm_100a, sm_101a (chip from the #nvvm.target of gpu.module @b300)}}
+    pipeline.release_mma %s : !pipeline.stage<consumer, !P>
+    gpu.return
+  }
+}
+
+// -----
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @thor [#nvvm.target<chip = "sm_110a">] {
+  gpu.func @commit_mma_on_sm110a() kernel {
+    %p = pipeline.create -> !P
+    %s = pipeline.acquire_producer %p : !P
+    // expected-error @+1 {{'pipeline.commit_mma' op needs tcgen05.commit, which sm_110a has but MLIR 22's NVVM dialect (nvvm.tcgen05.commit) lowers only for sm_100a, sm_101a (chip from the #nvvm.target of gpu.module @thor)}}
+    pipeline.commit_mma %s : !pipeline.stage<producer, !P>
+    pipeline.release %s : !pipeline.stage<producer, !P>
+    gpu.return
+  }
+}
+
+// -----
+
 !P = !pipeline.pipeline<stages = 2>
 gpu.module @m {
   gpu.func @commit_mma_without_chip() kernel {
@@ -92,7 +122,7 @@ gpu.module @m {
 gpu.module @ampere [#nvvm.target<chip = "sm_80">] {
   gpu.func @too_old() kernel {
     %p = pipeline.create -> !P
-    // expected-error @+1 {{'pipeline.init_mbars' op needs sm_90 or newer (mbarrier try_wait.parity, expect_tx, clusters), got sm_80 (chip from the #nvvm.target of gpu.module @ampere)}}
+    // expected-error @+1 {{'pipeline.init_mbars' op needs sm_90 or newer (mbarrier try_wait.parity, expect_tx and clusters), got sm_80 (chip from the #nvvm.target of gpu.module @ampere)}}
     pipeline.init_mbars %p producer 1 consumer 1 : !P
     pipeline.wait_producer %p : !P
     gpu.return
@@ -288,7 +318,7 @@ gpu.module @m {
 !P = !pipeline.pipeline<stages = 2, cta_group = 2>
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @pair_on_hopper() kernel {
-    // expected-error @+1 {{'pipeline.create' op expects cta_group = 1 on sm_90a, which has no CTA-pair (tcgen05 cta_group::2) MMA; cta_group = 2 needs sm_100a or sm_101a (chip from the #nvvm.target of gpu.module @m); for consumer signals that reach several CTAs of a cluster use release_ctas}}
+    // expected-error @+1 {{'pipeline.create' op expects cta_group = 1 on sm_90a, which has no CTA-pair (tcgen05 cta_group::2) MMA; cta_group = 2 needs sm_100a, sm_101a, sm_103a, sm_110a (chip from the #nvvm.target of gpu.module @m); for consumer signals that reach several CTAs of a cluster use release_ctas}}
     %p = pipeline.create -> !P
     pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
     gpu.return
