@@ -47,6 +47,9 @@ fi
 
 # The ODS-generated reference in docs/generated/ must match the .td files.
 "$ROOT/scripts/gen-docs.sh" --check || status=1
+# The Python package's op syntax and hang-record layout, generated from the
+# ODS and include/pipeline-c/HangRecord.h, must match them.
+/usr/bin/python3 "$ROOT/scripts/gen-python.py" --check || status=1
 
 # The C++ sources follow .clang-format.
 "$ROOT/scripts/check-format.sh" || status=1

@@ -108,6 +108,14 @@ MLIR_CAPI_EXPORTED MlirStringRef pmlirResultGetModulePTX(PmlirResult result,
 MLIR_CAPI_EXPORTED MlirStringRef pmlirResultGetModuleCubin(PmlirResult result,
                                                            intptr_t index);
 
+/// The hang report of a written hang record (pipeline-c/HangRecord.h) and
+/// the module's site table, as the C++ runtime prints it; "" (and 0) while
+/// the record is not written. For host languages that cannot include the
+/// header (the Python launcher's tests compare their decoder with it).
+MLIR_CAPI_EXPORTED int pmlirFormatHangReport(const uint32_t *record,
+                                             MlirStringRef sites, char *out,
+                                             size_t outSize);
+
 /// "pipeline-mlir X.Y.Z".
 MLIR_CAPI_EXPORTED MlirStringRef pmlirGetVersion(void);
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline-c/Compiler.h"
+#include "pipeline-c/HangRecord.h"
 #include "pipeline/Compiler/Compiler.h"
 #include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
 #include "pipeline/Toolkit/CudaToolkit.h"
@@ -223,6 +224,11 @@ MlirStringRef toRef(const std::string &s) {
 MlirStringRef pmlirGetCompileOptionDefaults(void) {
   static const std::string defaults = pmlir::getCompileOptionDefaults();
   return toRef(defaults);
+}
+
+int pmlirFormatHangReport(const uint32_t *record, MlirStringRef sites,
+                          char *out, size_t outSize) {
+  return pmlirFormatHangRecord(record, sites.data, sites.length, out, outSize);
 }
 
 MlirStringRef pmlirGetChipTable(void) {

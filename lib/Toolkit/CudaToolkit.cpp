@@ -62,15 +62,13 @@ StringRef pmlir::cuda::describeCapability(ChipCapability capability) {
   }
 }
 
-std::optional<ChipCapability>
-pmlir::cuda::getChipCapabilities(StringRef name) {
+std::optional<ChipCapability> pmlir::cuda::getChipCapabilities(StringRef name) {
   if (const ChipInfo *chip = lookupChip(name))
     return chip->capabilities;
   static const Regex chipName("^sm_([0-9]+)[af]?$");
   SmallVector<StringRef, 2> matches;
   unsigned number = 0;
-  if (!chipName.match(name, &matches) ||
-      matches[1].getAsInteger(10, number))
+  if (!chipName.match(name, &matches) || matches[1].getAsInteger(10, number))
     return std::nullopt;
   return number >= 90 ? ChipCapability::Clusters : ChipCapability::None;
 }
@@ -86,8 +84,8 @@ std::string pmlir::cuda::printChipTable() {
       names.push_back("tcgen05");
     if (hasCapability(chip, ChipCapability::Tcgen05Lowering))
       names.push_back("tcgen05-lowering");
-    os << chip.name << " " << join(names, ",") << " ptx=" << chip.minPtx
-       << ".." << (chip.maxPtx ? chip.maxPtx : kMaxPtxVersion) << "\n";
+    os << chip.name << " " << join(names, ",") << " ptx=" << chip.minPtx << ".."
+       << (chip.maxPtx ? chip.maxPtx : kMaxPtxVersion) << "\n";
   }
   return text;
 }

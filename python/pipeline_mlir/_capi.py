@@ -92,6 +92,8 @@ def _declare(lib):
     sigs = {
         "pmlirGetCompileOptionDefaults": (S, []),
         "pmlirGetChipTable": (S, []),
+        "pmlirFormatHangReport": (ctypes.c_int, [ctypes.POINTER(ctypes.c_uint32), S,
+                                                 ctypes.c_char_p, ctypes.c_size_t]),
         "pmlirCheckSource": (R, [S, S]),
         "pmlirCompileSource": (R, [S, S, S, ctypes.c_bool]),
         "pmlirResultDestroy": (None, [R]),
@@ -187,6 +189,15 @@ def chips():
         table[name] = {"capabilities": frozenset(filter(None, capabilities.split(","))),
                        "ptx": (int(low), int(high))}
     return table
+
+
+def format_hang_report(words, sites):
+    """The C API's hang report of a record and site table (the one the C++
+    runtime prints); the launcher's own decoder is tested against it."""
+    record = (ctypes.c_uint32 * len(words))(*words)
+    out = ctypes.create_string_buffer(1024)
+    library().pmlirFormatHangReport(record, MlirStringRef.of(sites), out, len(out))
+    return out.value.decode()
 
 
 def default_chip():

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import types as T
 from .dtypes import DLPACK, NUMPY
+from . import _generated
 from .errors import CudaError, LaunchError
 
 _CU_DEVICE_ATTRIBUTE_CC_MAJOR = 75
@@ -66,6 +67,8 @@ class _Driver:
         self.check(self.lib.cuDeviceGetName(name, 256, self.device), "cuDeviceGetName")
         self.name = name.value.decode()
         self.modules = {}
+        self.hang_record = None  # mapped pinned memory, once a module has the report
+        self.hang_sites = ""
         for fn in ("cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemFree_v2"):
             getattr(self.lib, fn).argtypes = None
 
@@ -92,7 +95,58 @@ class _Driver:
         return f"sm_{self.cc[0]}{self.cc[1]}"
 
     def synchronize(self):
-        self.check(self.lib.cuCtxSynchronize(), "the kernel (cuCtxSynchronize)")
+        code = self.lib.cuCtxSynchronize()
+        if code != 0:
+            report = self.hang_report()
+            if report:
+                # The kernel said where it waits before it trapped: that is
+                # the error, the driver's code follows.
+                raise CudaError(f"{report}\n(the kernel trapped: {self.error_text(code)})",
+                                code)
+        self.check(code, "the kernel (cuCtxSynchronize)")
+
+    def _install_hang_report(self, module):
+        """A module compiled with the hang report: its record's address goes
+        into the module's buffer global (mapped pinned memory, read while or
+        after the kernel hangs), its site table is read back."""
+        layout = _generated.HANG_RECORD
+        buffer, sites = ctypes.c_uint64(), ctypes.c_uint64()
+        buffer_bytes, sites_bytes = ctypes.c_size_t(), ctypes.c_size_t()
+        if (self.lib.cuModuleGetGlobal_v2(ctypes.byref(buffer), ctypes.byref(buffer_bytes),
+                                          module, layout["buffer_symbol"].encode()) != 0
+                or self.lib.cuModuleGetGlobal_v2(ctypes.byref(sites), ctypes.byref(sites_bytes),
+                                                 module, layout["sites_symbol"].encode()) != 0):
+            return None
+        if self.hang_record is None:
+            host = ctypes.c_void_p()
+            self.check(self.lib.cuMemHostAlloc(ctypes.byref(host),
+                                               ctypes.c_size_t(layout["record_bytes"]),
+                                               ctypes.c_uint(0x1 | 0x2)),  # portable, mapped
+                       "cuMemHostAlloc (hang record)")
+            ctypes.memset(host, 0, layout["record_bytes"])
+            self.hang_record = host
+        device = ctypes.c_uint64()
+        self.check(self.lib.cuMemHostGetDevicePointer_v2(ctypes.byref(device), self.hang_record,
+                                                         ctypes.c_uint(0)),
+                   "cuMemHostGetDevicePointer (hang record)")
+        address = ctypes.c_uint64(device.value)
+        self.htod(buffer.value, ctypes.addressof(address), 8)
+        table = ctypes.create_string_buffer(sites_bytes.value)
+        self.dtoh(ctypes.addressof(table), sites.value, sites_bytes.value)
+        return table.raw.split(b"\0", 1)[0].decode(errors="replace")
+
+    def hang_report(self):
+        """The hang report of the last launch, if its kernel wrote one."""
+        if self.hang_record is None:
+            return ""
+        words = (ctypes.c_uint32 * _generated.HANG_RECORD["words"]["num_words"]).from_address(
+            self.hang_record.value)
+        return format_hang_record(list(words), self.hang_sites)
+
+    def reset_hang_report(self, sites):
+        self.hang_sites = sites
+        if self.hang_record is not None:
+            ctypes.memset(self.hang_record, 0, _generated.HANG_RECORD["record_bytes"])
 
     def alloc(self, nbytes):
         ptr = ctypes.c_uint64()
@@ -123,14 +177,43 @@ class _Driver:
             data = ctypes.create_string_buffer(compiled.cubin, len(compiled.cubin))
             self.check(self.lib.cuModuleLoadData(ctypes.byref(module), data),
                        f"loading {compiled.name} for {compiled.chip} on {self.name}")
-            self.modules[key] = (compiled, module, {})
-        _, module, functions = self.modules[key]
+            sites = None
+            if _generated.HANG_RECORD["buffer_symbol"].encode() in compiled.cubin:
+                sites = self._install_hang_report(module)
+            self.modules[key] = (compiled, module, {}, sites)
+        _, module, functions, sites = self.modules[key]
+        if sites is not None:
+            self.reset_hang_report(sites)
         if name not in functions:
             fn = ctypes.c_void_p()
             self.check(self.lib.cuModuleGetFunction(ctypes.byref(fn), module, name.encode()),
                        f"cuModuleGetFunction({name})")
             functions[name] = fn
         return functions[name]
+
+
+def format_hang_record(words, sites):
+    """The hang report of a record (its 32-bit words) and a site table, as
+    the C++ runtime and the C API print it (include/pipeline-c/HangRecord.h;
+    the layout comes from there through _generated.HANG_RECORD); "" while
+    the record is not written."""
+    layout = _generated.HANG_RECORD
+    w = layout["words"]
+    if words[w["state"]] != layout["states"]["written"]:
+        return ""
+    if words[w["magic"]] != layout["magic"]:
+        return "hang: a record without the hang report's magic number"
+    fields = ["?", "?", "?"]
+    sep = layout["site_separator"]
+    for line in sites.split("\n"):
+        parts = line.split(sep, 3)
+        if len(parts) == 4 and parts[0] == str(words[w["site"]]):
+            fields = parts[1:]
+    return (f'hang: pipeline "{fields[0]}" ({fields[1]}), {fields[2]} waits for stage '
+            f'{words[w["stage"]]} parity {words[w["parity"]]}, lap {words[w["lap"]]}, '
+            f'CTA ({words[w["cta_x"]]},{words[w["cta_y"]]},{words[w["cta_z"]]}) warp '
+            f'{words[w["warp"]]} lane {words[w["lane"]]} (cluster rank '
+            f'{words[w["cluster_rank"]]})')
 
 
 _driver = None

@@ -14,9 +14,11 @@ import numbers
 import functools
 import inspect
 import os
+import re
 import sys
 import threading
 
+from . import _generated
 from . import types as T
 from .errors import BuildError
 
@@ -449,6 +451,116 @@ def op(name, operands=(), results=(), attributes=None, properties=None):
 
 # --- The pipeline dialect -----------------------------------------------------
 
+# The builder prints every pipeline op with the op's own syntax, read from
+# its ODS declaration (scripts/gen-python.py writes _generated.OPS from
+# PipelineOps.td): a new op or a changed syntax needs no change here.
+_FORMAT_TOKEN = re.compile(
+    r"`[^`]*`|\$\w+\^?|attr-dict|qualified\(type\(\$\w+\)\)\^?|type\(\$\w+\)\^?|\(|\)\?")
+
+
+def _is_given(value):
+    if isinstance(value, (list, tuple)):
+        return len(value) > 0
+    return value is not None and value is not False
+
+
+def _format_value(value):
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_format_value(v) for v in value)
+    if value is True:  # a unit attribute: its keyword says it
+        return ""
+    return str(value)
+
+
+def _format_type(value):
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_format_type(v) for v in value)
+    return str(getattr(value, "type", value))
+
+
+def _ods_syntax(name, values, result_types=()):
+    """`name` and its operands, attributes and types in the op's declared
+    syntax. `values` maps the ODS names of operands and attributes (and of
+    a scoped op's region argument) to Values, numbers, types or True for
+    unit attributes; None leaves an optional one out."""
+    spec = _generated.OPS.get(name)
+    if spec is None:
+        raise BuildError(f"{name} is not an op of the pipeline dialect")
+    tokens = _FORMAT_TOKEN.findall(spec["format"])
+    named = {t.lstrip("$").rstrip("^") for t in tokens if t.startswith("$")}
+    for key in values:
+        if key not in named:
+            raise BuildError(f"{name} has no operand or attribute '{key}' (it has "
+                             f"{', '.join(sorted(named))})")
+    for arg, kind in spec["arguments"].items():
+        if kind in ("operand", "attr") and not _is_given(values.get(arg)):
+            raise BuildError(f"{name} needs '{arg}'")
+    types = dict(values)
+    types.update(zip(spec["results"], result_types))
+    out, stack = [name], []
+    for token in tokens:
+        if token == "(":
+            stack.append(out)
+            out = []
+        elif token == ")?":
+            group, out = out, stack.pop()
+            if group and group[0] is not None:
+                out.extend(group[1:])
+        elif token == "attr-dict":
+            continue
+        elif token.startswith("`"):
+            out.append(token.strip("`"))
+        elif token.startswith("$"):
+            key = token[1:].rstrip("^")
+            if token.endswith("^"):
+                if not _is_given(values.get(key)):
+                    out.insert(0, None)  # the group is left out
+                    continue
+                out.insert(0, "anchor")
+            text = _format_value(values.get(key))
+            if text:
+                out.append(text)
+        else:  # type($x) or qualified(type($x)), an anchor with ^
+            key = re.search(r"\$(\w+)", token).group(1)
+            if token.endswith("^"):
+                if not _is_given(types.get(key)):
+                    out.insert(0, None)
+                    continue
+                out.insert(0, "anchor")
+            out.append(_format_type(types.get(key)))
+    # Spaced as MLIR prints it: none before ( [ ) ] , and none after ( [.
+    text = ""
+    for piece in out:
+        if text and not (piece[0] in "([)]," or text[-1] in "(["):
+            text += " "
+        text += piece
+    return text
+
+
+def _pipeline_op(name, results=(), **values):
+    """Emits pipeline op `name` (see _ods_syntax); `results` are
+    (hint, type) pairs. Returns the result names."""
+    b = _current()
+    names = [b.fresh(hint) for hint, _ in results]
+    text = _ods_syntax(name, values, [t for _, t in results])
+    b.emit((", ".join(names) + " = " if names else "") + text)
+    return names
+
+
+def pipeline_op(name, result_types=(), **values):
+    """Emits any op of the pipeline dialect in its declared syntax, by the
+    ODS names of its operands and attributes: the ops without a method
+    here (pipeline.wait_producer, pipeline.commit_mma, ... and any op added
+    to the dialect later) are built with it. Returns the result Value, a
+    tuple of them, or None.
+
+        pm.pipeline_op("pipeline.commit_mma", stage=s, elect=lane0)
+        slot = pm.pipeline_op("pipeline.producer_stage", [pm.index], pipeline=p)
+    """
+    names = _pipeline_op(name, [("v", t) for t in result_types], **values)
+    out = tuple(Value(n, t) for n, t in zip(names, result_types))
+    return None if not out else out[0] if len(out) == 1 else out
+
 class Stage(Value):
     """A linear stage handle: release it exactly once on every path."""
 
@@ -459,29 +571,28 @@ class Stage(Value):
     @property
     def index(self):
         """The stage's slot in the ring (pipeline.index)."""
-        return _current().op(f"{{r}} = pipeline.index {self} : {self.type}", T.index, "slot")
+        name, = _pipeline_op("pipeline.index", [("slot", T.index)], stage=self)
+        return Value(name, T.index)
 
     def arrive(self):
-        _current().op(f"pipeline.arrive {self} : {self.type}")
+        _pipeline_op("pipeline.arrive", stage=self)
 
     def release(self):
-        _current().op(f"pipeline.release {self} : {self.type}")
+        _pipeline_op("pipeline.release", stage=self)
 
     def expect_tx(self, nbytes=None):
         """pipeline.expect_tx: the stage's payload bytes by default."""
-        if nbytes is None:
-            _current().op(f"pipeline.expect_tx {self} : {self.type}")
-        else:
-            _current().op(f"pipeline.expect_tx {self} bytes {as_value(nbytes)} : {self.type}")
+        _pipeline_op("pipeline.expect_tx", stage=self,
+                     bytes=None if nbytes is None else as_value(nbytes))
 
     def mbar(self):
         """(barrier group, barrier id) of the stage's full/empty barrier."""
-        b = _current()
-        group, ident = b.fresh("bars"), b.fresh("id")
-        b.emit(f"{group}, {ident} = pipeline.mbar {self} : {self.type}")
         pt = self.pipeline.pipeline_type
         n = pt.stages * (pt.producer_sub_stages + pt.consumer_sub_stages)
-        return Value(group, T.MbarGroupType(n)), Value(ident, T.index)
+        group_type = T.MbarGroupType(n)
+        group, ident = _pipeline_op("pipeline.mbar", [("bars", group_type), ("id", T.index)],
+                                    stage=self)
+        return Value(group, group_type), Value(ident, T.index)
 
     def payload(self, i=0):
         """The stage's slice of payload buffer `i` of a tile pipeline."""
@@ -490,7 +601,8 @@ class Stage(Value):
             raise BuildError("payload needs a tile pipeline stage")
         full = tp.payload[i]
         t = _strided(full.shape[1:], full.element, full.space, _strides(full)[1:])
-        return _current().op(f"{{r}} = pipeline.payload {self}[{i}] : {self.type} -> {t}", t)
+        name, = _pipeline_op("pipeline.payload", [("v", t)], stage=self, array=i)
+        return Value(name, t)
 
 
 class Pipeline(Value):
@@ -502,18 +614,21 @@ class Pipeline(Value):
 
     def init(self, producer, consumer):
         """pipeline.init_mbars: arrivals per phase on full and empty barriers."""
-        _current().op(f"pipeline.init_mbars {self} producer {producer} consumer {consumer} : {self.type}")
+        _pipeline_op("pipeline.init_mbars", pipeline=self, producer_arrive_count=producer,
+                     consumer_arrive_count=consumer)
 
     @property
     def smem_bytes(self):
-        return _current().op(f"{{r}} = pipeline.smem_bytes {self.pipeline_type}", T.index)
+        name, = _pipeline_op("pipeline.smem_bytes", [("v", T.index)],
+                             pipeline_type=self.pipeline_type)
+        return Value(name, T.index)
 
     def _region(self, keyword, role):
         b = _current()
         name = b.fresh("stage")
         body = _Block()
-        b.emit(f"pipeline.{keyword} {self} as {name} : {self.type}", regions=[body],
-               terminator="pipeline.yield")
+        b.emit(_ods_syntax(f"pipeline.{keyword}", {"pipeline": self, "stage": name}),
+               regions=[body], terminator=_ods_syntax("pipeline.yield", {}))
         b.blocks.append(body)
         return Stage(name, T.StageType(role, self.type), self), body
 
@@ -537,19 +652,17 @@ class Pipeline(Value):
 
     def acquire_producer(self):
         t = T.StageType("producer", self.type)
-        name = _current().fresh("stage")
-        _current().emit(f"{name} = pipeline.acquire_producer {self} : {self.type}")
+        name, = _pipeline_op("pipeline.acquire_producer", [("stage", t)], pipeline=self)
         return Stage(name, t, self)
 
     def acquire_consumer(self):
         t = T.StageType("consumer", self.type)
-        name = _current().fresh("stage")
-        _current().emit(f"{name} = pipeline.acquire_consumer {self} : {self.type}")
+        name, = _pipeline_op("pipeline.acquire_consumer", [("stage", t)], pipeline=self)
         return Stage(name, t, self)
 
     def drain_producer(self):
         """Wait until consumers freed every stage (before a producer exits)."""
-        _current().op(f"pipeline.drain_producer {self} : {self.type}")
+        _pipeline_op("pipeline.drain_producer", pipeline=self)
 
 
 def pipeline(buffer, offset=0, stages=2, **params):
@@ -557,9 +670,7 @@ def pipeline(buffer, offset=0, stages=2, **params):
     memory) at byte `offset`. Parameters as in !pipeline.pipeline<...>."""
     t = T.PipelineType(stages, **params)
     off = as_value(offset)
-    b = _current()
-    name = b.fresh("p")
-    b.emit(f"{name} = pipeline.create in {buffer}[{off}] : {buffer.type} -> {t}")
+    name, = _pipeline_op("pipeline.create", [("p", t)], storage=buffer, offset=off)
     return Pipeline(name, t, t)
 
 
@@ -568,11 +679,8 @@ def tile_pipeline(p, payload, k_group_size=1):
     memrefs of shape [stages, k_group_size, ...])."""
     payload = list(payload) if isinstance(payload, (list, tuple)) else [payload]
     t = T.TilePipelineType(p.type, k_group_size, [v.type for v in payload])
-    b = _current()
-    name = b.fresh("tp")
-    args = ", ".join(str(v) for v in payload)
-    tys = ", ".join(str(v.type) for v in payload)
-    b.emit(f"{name} = pipeline.input_tile_pipeline {p} payload({args} : {tys}) : {p.type} -> {t}")
+    name, = _pipeline_op("pipeline.input_tile_pipeline", [("tp", t)], pipeline=p,
+                         payload=payload)
     return Pipeline(name, t, p.pipeline_type)
 
 

@@ -20,6 +20,7 @@ import handoff_ring  # noqa: E402
 import tma_copy  # noqa: E402
 sys.path.insert(0, str(ROOT / "python" / "tests"))
 import dynamic_shapes  # noqa: E402
+import hanging  # noqa: E402
 
 os.environ["PIPELINE_MLIR_CACHE"] = os.environ["PIPELINE_MLIR_TEST_CACHE"]
 for what, chip in ((handoff_ring.handoff_ring, "sm_90a"), (handoff_ring.handoff_ring, "sm_100a"),
@@ -27,3 +28,5 @@ for what, chip in ((handoff_ring.handoff_ring, "sm_90a"), (handoff_ring.handoff_
                    (dynamic_shapes.scale_rows, "sm_90a")):
     mod = pm.compile(what, chip=chip)
     print(f"{mod.name} {chip}: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")
+mod = pm.compile(hanging.starved_consumer, **hanging.OPTIONS)
+print(f"{mod.name} hang report: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")

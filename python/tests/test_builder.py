@@ -78,3 +78,41 @@ def test_signatures_of_mlir_text():
         "gpu.module @m { gpu.func @f(%a: !T, %n: i32) kernel { gpu.return } }").signatures()
     (name, t), (n2, t2) = sigs["f"]
     assert (name, t.shape, str(t.element), n2, t2) == ("a", (8, 4), "f32", "n", pm.i32)
+
+
+def test_every_op_prints_from_its_declaration():
+    """The builder's op syntax is the ODS's (generated _generated.OPS): each
+    pipeline op prints from its declared format, and pm.pipeline_op builds
+    ops the builder has no method for, checked by the compiler."""
+    from pipeline_mlir import _generated, ir
+    for name, spec in _generated.OPS.items():
+        values = {arg: f"%{arg}" for arg, kind in spec["arguments"].items()
+                  if kind in ("operand", "attr")}
+        if name in ("pipeline.produce", "pipeline.consume"):
+            values["stage"] = "%s"
+        text = ir._ods_syntax(name, values, ["!t"] * len(spec["results"]))
+        assert text.startswith(name), text
+        for value in values.values():
+            assert value in text, (name, text)
+    with pytest.raises(pm.BuildError, match="has no operand or attribute 'stag'"):
+        ir._ods_syntax("pipeline.arrive", {"stag": "%s"})
+    with pytest.raises(pm.BuildError, match="needs 'stage'"):
+        ir._ods_syntax("pipeline.arrive", {})
+
+    Buf = pm.memref((4, 32), pm.i32)
+
+    @pm.kernel
+    def explicit_handles(out: Buf):
+        smem = pm.dynamic_shared_memory()
+        p = pm.pipeline(smem, stages=4)
+        p.init(producer=1, consumer=1)
+        with pm.if_(pm.thread_id() == 0):
+            stage = p.acquire_producer()
+            slot = pm.pipeline_op("pipeline.index", [pm.index], stage=stage)
+            out[slot, 0] = pm.constant(7, pm.i32)
+            pm.pipeline_op("pipeline.commit", stage=stage)
+            pm.pipeline_op("pipeline.drain_producer", pipeline=p)
+
+    text = explicit_handles.mlir(locations=False)
+    assert "pipeline.index %stage" in text and "pipeline.drain_producer %p" in text
+    pm.check(explicit_handles)  # raises CompileError if the text is wrong

@@ -87,3 +87,23 @@ def test_dynamic_shapes():
         out = np.full(rows, -7, np.int32)
         k(src, out, 3, grid=(rows + 127) // 128, block=128)
         assert np.array_equal(out, (src[:, 0] + src[:, 3]) * 3)
+
+
+def test_hang_report():
+    """A kernel compiled with the hang report that hangs: the launcher reads
+    the record and raises with the report the C++ runtime prints (which
+    pipeline, which role, stage, parity, CTA, warp). In a child process: a
+    trap ends the CUDA context."""
+    import os
+    import pathlib
+    import subprocess
+    here = pathlib.Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(here.parent), str(here)]))
+    run = subprocess.run([sys.executable, str(here / "hanging.py")], capture_output=True,
+                         text=True, timeout=120, cwd=here, env=env)
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "hang: pipeline" in run.stdout, run.stdout
+    assert "consumer" in run.stdout and "waits for stage 0 parity 0, lap 0" in run.stdout
+    assert "CTA (0,0,0) warp 0 lane 0" in run.stdout
+    assert "hanging.py:" in run.stdout  # the site: the wait's Python line
+    assert "the kernel trapped" in run.stdout

@@ -1,6 +1,7 @@
 //===- pmrt.cpp - pipeline-mlir host runtime ------------------------------===//
 
 #include "pipeline-runtime/pmrt.h"
+#include "pipeline-c/HangRecord.h"
 
 #include <algorithm>
 #include <chrono>
@@ -130,7 +131,7 @@ CUmodule loadModule(const std::string &path) {
   // Only modules compiled with the hang report name its globals: looking
   // them up in the others would be a failing driver call, which
   // compute-sanitizer's memcheck reports as an error.
-  static const char kHangBuffer[] = "__pipeline_hang_buffer";
+  static const char kHangBuffer[] = PMLIR_HANG_BUFFER_SYMBOL;
   if (std::search(image.begin(), image.end(), kHangBuffer,
                   kHangBuffer + sizeof(kHangBuffer) - 1) != image.end())
     installHangReport(module);
@@ -141,18 +142,19 @@ void installHangReport(CUmodule module) {
   CUdeviceptr bufferVar = 0, sitesVar = 0;
   size_t bufferBytes = 0, sitesBytes = 0;
   if (cuModuleGetGlobal(&bufferVar, &bufferBytes, module,
-                        "__pipeline_hang_buffer") != CUDA_SUCCESS ||
+                        PMLIR_HANG_BUFFER_SYMBOL) != CUDA_SUCCESS ||
       cuModuleGetGlobal(&sitesVar, &sitesBytes, module,
-                        "__pipeline_hang_sites") != CUDA_SUCCESS)
+                        PMLIR_HANG_SITES_SYMBOL) != CUDA_SUCCESS)
     return; // compiled without the hang report
   State &s = state();
   if (!s.hangRecord) {
     // Mapped pinned memory: the kernel writes it, the host reads it while
     // the kernel still runs.
     void *host = nullptr;
-    PMRT_CHECK(cuMemHostAlloc(
-        &host, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
-    std::memset(host, 0, 64);
+    PMRT_CHECK(
+        cuMemHostAlloc(&host, PMLIR_HANG_RECORD_BYTES,
+                       CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+    std::memset(host, 0, PMLIR_HANG_RECORD_BYTES);
     s.hangRecord = static_cast<volatile uint32_t *>(host);
   }
   CUdeviceptr device = 0;
@@ -168,45 +170,23 @@ void installHangReport(CUmodule module) {
 
 std::string hangReport() {
   State &s = state();
-  if (!s.hangRecord || s.hangRecord[0] != 2)
+  if (!s.hangRecord)
     return "";
-  uint32_t word[16];
-  for (int i = 0; i < 16; ++i)
+  uint32_t word[PMLIR_HANG_NUM_WORDS];
+  for (int i = 0; i < PMLIR_HANG_NUM_WORDS; ++i)
     word[i] = s.hangRecord[i];
-  if (word[11] != 0x50484E47)
-    return "hang: a record without the hang report's magic number";
-  // The site's line of the table: id|pipeline|location|role.
-  std::string pipeline = "?", where = "?", role = "?";
-  size_t pos = 0;
-  while (pos < s.hangSites.size()) {
-    size_t end = s.hangSites.find('\n', pos);
-    if (end == std::string::npos)
-      end = s.hangSites.size();
-    std::string line = s.hangSites.substr(pos, end - pos);
-    pos = end + 1;
-    size_t a = line.find('|'), b = line.find('|', a + 1),
-           c = line.find('|', b + 1);
-    if (a == std::string::npos || b == std::string::npos ||
-        c == std::string::npos || line.substr(0, a) != std::to_string(word[1]))
-      continue;
-    pipeline = line.substr(a + 1, b - a - 1);
-    where = line.substr(b + 1, c - b - 1);
-    role = line.substr(c + 1);
-  }
-  char text[512];
-  std::snprintf(text, sizeof(text),
-                "hang: pipeline \"%s\" (%s), %s waits for stage %u parity %u, "
-                "lap %u, CTA (%u,%u,%u) warp %u lane %u (cluster rank %u)",
-                pipeline.c_str(), where.c_str(), role.c_str(), word[2], word[3],
-                word[4], word[5], word[6], word[7], word[8], word[9], word[10]);
+  char text[1024];
+  if (!pmlirFormatHangRecord(word, s.hangSites.data(), s.hangSites.size(), text,
+                             sizeof(text)))
+    return "";
   return text;
 }
 
 void resetHangReport() {
   State &s = state();
   if (s.hangRecord)
-    for (int i = 0; i < 16; ++i)
-      s.hangRecord[i] = 0;
+    std::memset(const_cast<uint32_t *>(s.hangRecord), 0,
+                PMLIR_HANG_RECORD_BYTES);
 }
 
 CUfunction getKernel(CUmodule module, const char *name) {

@@ -228,23 +228,6 @@ void ifElected(OpBuilder &b, Location loc, Value elect,
 // Hang report
 //===----------------------------------------------------------------------===//
 
-/// Words of the hang record (see HangReport).
-enum HangWord : int64_t {
-  kHangState = 0,
-  kHangSite,
-  kHangStage,
-  kHangParity,
-  kHangLap,
-  kHangCtaX,
-  kHangCtaY,
-  kHangCtaZ,
-  kHangWarp,
-  kHangLane,
-  kHangClusterRank,
-  kHangMagic,
-};
-static constexpr int64_t kHangMagicValue = 0x50484E47;
-
 /// Slow-path polling interval of a wait with the hang report, in ns: the
 /// try_wait suspends at most this long before the clock is checked again.
 static constexpr int64_t kHangPollNs = 1000000;
@@ -281,8 +264,8 @@ static Value writeHangRecord(OpBuilder &b, Location loc, unsigned site,
                                  ArrayRef<LLVM::GEPArg>{int32_t(index)});
     };
     Value claim = LLVM::AtomicCmpXchgOp::create(
-        b, loc, word(kHangState), constInt(b, loc, 0, 32),
-        constInt(b, loc, 1, 32), LLVM::AtomicOrdering::acq_rel,
+        b, loc, word(PMLIR_HANG_STATE), constInt(b, loc, PMLIR_HANG_FREE, 32),
+        constInt(b, loc, PMLIR_HANG_WRITING, 32), LLVM::AtomicOrdering::acq_rel,
         LLVM::AtomicOrdering::monotonic);
     Value claimed =
         LLVM::ExtractValueOp::create(b, loc, claim, ArrayRef<int64_t>{1});
@@ -308,21 +291,24 @@ static Value writeHangRecord(OpBuilder &b, Location loc, unsigned site,
                                     arith::MulIOp::create(b, loc, tz, by), ty),
               bx),
           tid);
-      store(kHangSite, constInt(b, loc, site, 32));
-      store(kHangStage, state.stage);
-      store(kHangParity, state.phase);
-      store(kHangLap, state.lap);
-      store(kHangCtaX, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-      store(kHangCtaY, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-      store(kHangCtaZ, gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
-      store(kHangWarp,
+      store(PMLIR_HANG_SITE, constInt(b, loc, site, 32));
+      store(PMLIR_HANG_STAGE, state.stage);
+      store(PMLIR_HANG_PARITY, state.phase);
+      store(PMLIR_HANG_LAP, state.lap);
+      store(PMLIR_HANG_CTA_X,
+            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+      store(PMLIR_HANG_CTA_Y,
+            gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+      store(PMLIR_HANG_CTA_Z,
+            gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+      store(PMLIR_HANG_WARP,
             arith::DivUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
-      store(kHangLane,
+      store(PMLIR_HANG_LANE,
             arith::RemUIOp::create(b, loc, linear, constIndex(b, loc, 32)));
-      store(kHangClusterRank, NVVM::ClusterId::create(b, loc, i32));
-      store(kHangMagic, constInt(b, loc, kHangMagicValue, 32));
+      store(PMLIR_HANG_CLUSTER_RANK, NVVM::ClusterId::create(b, loc, i32));
+      store(PMLIR_HANG_MAGIC, constInt(b, loc, PMLIR_HANG_MAGIC_VALUE, 32));
       NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
-      store(kHangState, constInt(b, loc, 2, 32));
+      store(PMLIR_HANG_STATE, constInt(b, loc, PMLIR_HANG_WRITTEN, 32));
     });
     scf::YieldOp::create(b, loc, ValueRange{claimed});
   }

@@ -893,8 +893,10 @@ void pmlir::prepareHangReport(Operation *root, HangReport &report) {
     unsigned site = nextSite++;
     report.siteIds[op] = site;
     std::string &table = tables[symbolTable];
-    table += (Twine(site) + "|" + name + "|" + describeLocation(op->getLoc()) +
-              "|" + stringifyRole(*role) + "\n")
+    // A line of the site table (HangRecord.h): id|pipeline|location|role.
+    const char bar[] = {PMLIR_HANG_SITE_SEPARATOR, '\0'};
+    table += (Twine(site) + bar + name + bar + describeLocation(op->getLoc()) +
+              bar + stringifyRole(*role) + "\n")
                  .str();
   });
   for (auto &[symbolTable, table] : tables) {

@@ -11,6 +11,8 @@
 #ifndef PIPELINE_CONVERSION_PIPELINETONVGPU_PIPELINETONVGPU_H
 #define PIPELINE_CONVERSION_PIPELINETONVGPU_PIPELINETONVGPU_H
 
+#include "pipeline-c/HangRecord.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -24,18 +26,10 @@ namespace pmlir {
 /// not completed after `cycles` clock cycles, the first thread of the grid
 /// to notice writes a record of where it waits to the host-visible memory
 /// whose address the host stored in the kernel module's global
-/// `__pipeline_hang_buffer` (a u64; 0 = no buffer), then traps, or with
-/// `keepWaiting` waits on. The record is 16 u32 words:
-///
-///   [0] state: 0 empty, 1 being written, 2 complete
-///   [1] site   [2] stage   [3] parity   [4] lap (completed laps of the role)
-///   [5..7] CTA id x, y, z   [8] warp (linear thread id / 32)   [9] lane
-///   [10] cluster rank       [11] magic 0x50484E47 ("PHNG")
-///
-/// The sites are decoded through the table the lowering emits as the
-/// null-terminated global `__pipeline_hang_sites` of the module: one line
-/// per site, `id|pipeline name|location of the wait|role`. The pipeline's
-/// name is its `pipeline.create`'s `name` attribute, else its location.
+/// `__pipeline_hang_buffer`, then traps, or with `keepWaiting` waits on.
+/// The record's words, the site table (`__pipeline_hang_sites`) and the
+/// report printed from them are declared once, in
+/// include/pipeline-c/HangRecord.h, which the runtimes read too.
 struct HangReport {
   /// 0: off (the lowering is unchanged).
   uint64_t cycles = 0;
@@ -50,8 +44,8 @@ struct HangReport {
 void prepareHangReport(mlir::Operation *root, HangReport &report);
 
 /// The names of the globals of the hang report.
-inline constexpr const char *kHangBufferSymbol = "__pipeline_hang_buffer";
-inline constexpr const char *kHangSitesSymbol = "__pipeline_hang_sites";
+inline constexpr const char *kHangBufferSymbol = PMLIR_HANG_BUFFER_SYMBOL;
+inline constexpr const char *kHangSitesSymbol = PMLIR_HANG_SITES_SYMBOL;
 
 /// Converts every pipeline-dialect type to the values that carry it after
 /// lowering (1:N). For a pipeline created by `pipeline.create`:

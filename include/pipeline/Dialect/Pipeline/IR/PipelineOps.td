@@ -83,7 +83,13 @@ def Pipeline_GroupOf : StrFunc<"::pmlir::getMBarrierGroupType($_self)">;
 // trait list (none for an op without them).
 class Pipeline_Op<string mnemonic, list<Trait> traits = []>
     : Op<Pipeline_Dialect, mnemonic,
-         !listconcat(traits, [Pipeline_ProtocolOpInterface])>;
+         !listconcat(traits, [Pipeline_ProtocolOpInterface])> {
+  // The syntax of an op with a custom parser, in the notation of
+  // assemblyFormat, for the tools that print ops without the C++ printer
+  // (the Python builder, scripts/gen-python.py). Unused when the op has an
+  // assemblyFormat.
+  string pythonFormat = "";
+}
 
 // An op that takes a stage handle and only reads it.
 class Pipeline_BorrowingStageOp<string mnemonic, list<Trait> traits = []>
@@ -684,6 +690,10 @@ class Pipeline_ScopedOp<string mnemonic, string role, list<Trait> traits = []>
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
+  // `$stage` names the region's argument; the region follows, then the
+  // attributes (attributes {...}).
+  let pythonFormat = "$pipeline `as` $stage `:` qualified(type($pipeline)) "
+                     "(`->` type($results)^)?";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The stage handle the region owns.
