@@ -43,7 +43,7 @@ fi
   -o "$OUT/gemm_ref.cubin" "$HERE/gemm_ref.cu"
 
 RT="$ROOT/runtime"
-"$CXX" -std=c++17 -O2 -Wall -Wextra -I"$RT/include" -I"$HERE" -I"$CUDA/include" \
+"$CXX" -std=c++17 -O2 -Wall -Wextra -I"$RT/include" -I"$ROOT/include" -I"$HERE" -I"$CUDA/include" \
   "$HERE/gemm_bench.cpp" "$HERE/gemm_sm90_host.cpp" "$RT/lib/pmrt.cpp" \
   -L"$CUDA/lib64/stubs" -lcuda -ldl -static-libstdc++ -static-libgcc \
   -o "$OUT/gemm-bench"

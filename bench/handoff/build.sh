@@ -42,7 +42,7 @@ for k in handoff_cuda copy_cuda; do
     "$HERE/$k.cu" > "$OUT/$k.ptxas.txt" 2>&1
   "$NVCC" "${ARCH[@]}" -ptx -O3 -o "$OUT/$k.ptx" "$HERE/$k.cu"
 done
-g++ -std=c++17 -O2 -I"$ROOT/runtime/include" \
+g++ -std=c++17 -O2 -I"$ROOT/runtime/include" -I"$ROOT/include" \
   -I"$CUDA_HOME/include" \
   "$HERE/harness.cpp" "$ROOT/runtime/lib/pmrt.cpp" \
   -o "$OUT/handoff-bench" -static-libstdc++ -static-libgcc \

@@ -4,7 +4,7 @@
 // PipelineUmmaAsync, Mojo umma_arrive_leader_cta): every consumer arrival on
 // an `empty` barrier goes to the same barrier in the leader CTA of the pair
 // (%cluster_ctarank & ~1): mapa to the shared::cluster address, then a
-// release.cluster arrive. Producer arrivals stay local.
+// CTA-scope arrive on it. Producer arrivals stay local.
 
 !P = !pipeline.pipeline<stages = 2, cta_group = 2>
 gpu.module @m {
@@ -22,26 +22,26 @@ gpu.module @m {
     // CHECK-NEXT: %[[MASK:.*]] = arith.constant -2 : i32
     // CHECK-NEXT: %[[LEADER:.*]] = arith.andi %[[RANK]], %[[MASK]] : i32
     // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %[[PTR]], %[[LEADER]] : !llvm.ptr<3> -> !llvm.ptr<7>
-    // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
     pipeline.arrive %s : !pipeline.stage<consumer, !P>
     // release / release_no_step / consume exit / consumer_signal_and_step
     // arrive the same way.
     // CHECK:      nvvm.mapa
-    // CHECK-NEXT: nvvm.mbarrier.arrive {{.*}}scope = #nvvm.mem_scope<cluster>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
     pipeline.release_without_signal %s : !pipeline.stage<consumer, !P>
     %s2 = pipeline.acquire_consumer %p : !P
     pipeline.release %s2 : !pipeline.stage<consumer, !P>
     // CHECK:      nvvm.mapa
-    // CHECK-NEXT: nvvm.mbarrier.arrive {{.*}}scope = #nvvm.mem_scope<cluster>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
     pipeline.consume %p as %t : !P {
     }
     // CHECK:      nvvm.mapa
-    // CHECK-NEXT: nvvm.mbarrier.arrive {{.*}}scope = #nvvm.mem_scope<cluster>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
     pipeline.consumer_signal_and_step %p : !P
     %cons = pipeline.role %p : !P -> !pipeline.role<consumer, !P>
     %w = pipeline.wait %cons : !pipeline.role<consumer, !P>
     // CHECK:      nvvm.mapa
-    // CHECK-NEXT: nvvm.mbarrier.arrive {{.*}}scope = #nvvm.mem_scope<cluster>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
     pipeline.release_no_step %w : !pipeline.stage<consumer, !P>
     pipeline.step %w : !pipeline.stage<consumer, !P>
     // CHECK-NOT:  nvvm.mapa
@@ -77,11 +77,11 @@ gpu.module @m {
     // CHECK-NEXT: %[[M2:.*]] = arith.constant -2 : i32
     // CHECK-NEXT: %[[BASE:.*]] = arith.andi %[[RANK]], %[[M2]] : i32
     // CHECK-NEXT: %[[R0:.*]] = nvvm.mapa %[[PTR]], %[[BASE]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R0]] {scope = #nvvm.mem_scope<cluster>}
+    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R0]]
     // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
     // CHECK-NEXT: %[[PEER:.*]] = arith.ori %[[BASE]], %[[ONE]] : i32
     // CHECK-NEXT: %[[R1:.*]] = nvvm.mapa %[[PTR]], %[[PEER]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R1]] {scope = #nvvm.mem_scope<cluster>}
+    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R1]]
     pipeline.arrive %s : !pipeline.stage<consumer, !TP>
     // The release steps only: no arrival before the next wait.
     // CHECK-NOT:  mbarrier.arrive

@@ -502,3 +502,11 @@ func.func @yield_outside() {
   "pipeline.yield"() : () -> ()
   return
 }
+
+// -----
+
+// A stage of sub-byte elements must fill whole bytes: TMA and expect_tx
+// count bytes (3 FP4 elements are 12 bits).
+#WG = #gpu.address_space<workgroup>
+// expected-error @+1 {{expects payload #0 to hold a whole number of bytes per stage (the bytes expect_tx arms and TMA delivers), got 12 bits of 'f4E2M1FN' per stage in 'memref<2x1x3xf4E2M1FN, #gpu.address_space<workgroup>>'}}
+func.func private @odd_bits() -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2>, k_group_size = 1, payload = [memref<2x1x3xf4E2M1FN, #WG>]>

@@ -122,3 +122,45 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// MMA commits without elect(...) lower to elect.sync over the full warp.
+// Written inside the branch where one lane issues the MMAs, that lane
+// waits in elect.sync for 31 lanes that never come. A warp-role branch
+// (tid / 32) keeps whole warps and is fine; the lane branch (tid % 32) is
+// not.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @commit_in_one_lane(%n: index) kernel attributes {nvvm.reqntid = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 2 : !P
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.commit_mma %s : !pipeline.stage<producer, !P>
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      %lane0 = arith.cmpi eq, %lane, %c0 : index
+      // expected-note @+1 {{the condition that splits the warp}}
+      scf.if %lane0 {
+        scf.for %i = %c0 to %n step %c1 {
+          %s = pipeline.acquire_consumer %p : !P
+          // expected-error @+1 {{'pipeline.release_mma' op elects its issuing lane with elect.sync over the full warp, but runs under a condition that differs between the lanes of a warp: the lanes that take the branch wait in elect.sync for the others forever; pass the lane that issues it, elect(%cond), or move it where the whole warp runs}}
+          pipeline.release_mma %s : !pipeline.stage<consumer, !P>
+          pipeline.release %s : !pipeline.stage<consumer, !P>
+        }
+      }
+    }
+    gpu.return
+  }
+}

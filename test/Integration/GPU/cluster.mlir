@@ -21,7 +21,7 @@
 // every lane frees the stage with `pipeline.arrive` and ends the handle with
 // `pipeline.release` (on a tile pipeline it only steps). With
 // `release_ctas = 2` each arrival reaches the empty barrier of the stage in
-// BOTH CTAs of the cluster (mapa + mbarrier.arrive.release.cluster, twice),
+// BOTH CTAs of the cluster (mapa + mbarrier.arrive.shared::cluster, twice),
 // so every empty barrier counts 2 x 32 = 64 arrivals. This is what makes the
 // multicast safe: a producer's load writes into the peer's stage too, so it
 // may only overwrite a stage after the consumers of both CTAs released it.

@@ -63,13 +63,13 @@ gpu.module @pair {
 // CHECK-DAG:   and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // CHECK-DAG:   mapa.shared::cluster.u64 [[TOPEER:%rd[0-9]+]], [[BAR:%rd[0-9]+]], [[PEER]];
 // CHECK-DAG:   mapa.shared::cluster.u64 [[TOLEADER:%rd[0-9]+]], [[BAR]], [[LEADER]];
-// CHECK-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[TOLEADER]]], %r{{[0-9]+}};
-// CHECK-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[TOPEER]]], %r{{[0-9]+}};
+// CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOLEADER]]], %r{{[0-9]+}};
+// CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOPEER]]], %r{{[0-9]+}};
 // CHECK-LABEL: .entry through_base(
 // CHECK:       mov.u32 [[RANK2:%r[0-9]+]], %cluster_ctarank;
 // CHECK-DAG:   or.b32 [[PEER2:%r[0-9]+]], [[RANK2]], 1;
 // CHECK-DAG:   and.b32 [[LEADER2:%r[0-9]+]], [[RANK2]], -2;
 // CHECK-DAG:   mapa.shared::cluster.u64 [[TOPEER2:%rd[0-9]+]], [[BAR2:%rd[0-9]+]], [[PEER2]];
 // CHECK-DAG:   mapa.shared::cluster.u64 [[TOLEADER2:%rd[0-9]+]], [[BAR2]], [[LEADER2]];
-// CHECK-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[TOLEADER2]]], %r{{[0-9]+}};
-// CHECK-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[TOPEER2]]], %r{{[0-9]+}};
+// CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOLEADER2]]], %r{{[0-9]+}};
+// CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOPEER2]]], %r{{[0-9]+}};

@@ -6,6 +6,7 @@
 // RUN: not test -e %t.sm_90a.ptx
 // RUN: pipeline-compile --unroll-stages=false %s --chip=sm_100a --cuda-path=%cuda_path -o %t.sm_100a
 // RUN: FileCheck %s --input-file=%t.sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=NOSCOPE --input-file=%t.sm_100a.ptx
 // RUN: test -s %t.sm_100a.cubin
 
 // A cta_group = 2 pipeline shared by the two CTAs of a cluster pair: the
@@ -42,10 +43,13 @@ gpu.module @pair {
 // CHECK-NEXT: barrier.cluster.wait;
 // The consumer waits locally on full, then the leader lane maps its empty
 // barrier (base + 16) to the leader CTA (%cluster_ctarank & ~1) and
-// arrives there with release.cluster semantics.
+// arrives there with the default semantics (.release.cta), as CUTLASS's
+// ClusterBarrier::arrive(cta_id): a .release.cluster arrive costs a
+// MEMBAR.ALL.GPU each (no .release.cluster arrive anywhere).
 // CHECK:      mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK-NEXT: and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // CHECK:      mbarrier.try_wait.parity.shared.b64
 // CHECK:      mapa.shared::cluster.u64 [[REMOTE:%rd[0-9]+]], %rd{{[0-9]+}}, [[LEADER]];
-// CHECK:      mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[REMOTE]]], %r{{[0-9]+}};
+// CHECK:      mbarrier.arrive.shared::cluster.b64 _, [[[REMOTE]]], %r{{[0-9]+}};
 // CHECK-NOT:  .local
+// NOSCOPE-NOT: mbarrier.arrive.release.cluster

@@ -244,5 +244,5 @@
 // REL:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // REL:       and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // REL-DAG:   tcgen05.fence::before_thread_sync;{{[[:space:]]+}}add.s64 [[ACC_EMPTY:%rd[0-9]+]], [[ACC:%rd[0-9]+]], 112;{{[[:space:]]+}}mapa.shared::cluster.u64 [[REMOTE:%rd[0-9]+]], [[ACC_EMPTY]], [[LEADER]];
-// REL-DAG:   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[REMOTE]]], {{%r[0-9]+}};
+// REL-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[REMOTE]]], {{%r[0-9]+}};
 // REL-DAG:   cvt.u32.u64 [[ACC32:%r[0-9]+]], [[ACC]];{{[[:space:]]+}}add.s32 [[ACC_FULL:%r[0-9]+]], [[ACC32]], 96;

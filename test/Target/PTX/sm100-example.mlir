@@ -256,7 +256,7 @@
 // Epilogue (both CTAs): wait on this CTA's accumulator full barrier, read
 // 128 columns (4 x tcgen05.ld 32x32b.x32), then release the stage with a
 // remote arrive on the LEADER CTA's empty barrier of the same stage: mapa
-// of (stage base + 80) to rank & -2, mbarrier.arrive.release.cluster.
+// of (stage base + 80) to rank & -2, mbarrier.arrive.shared::cluster.
 // CTA2-EPI-LABEL: .entry matmul_cta2(
 // CTA2-EPI:      mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CTA2-EPI:      and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
@@ -268,4 +268,4 @@
 // CTA2-EPI:      tcgen05.fence::before_thread_sync;
 // CTA2-EPI-NEXT: add.s64 [[ACC_EMPTY:%rd[0-9]+]], [[ACC]], 80;
 // CTA2-EPI-NEXT: mapa.shared::cluster.u64 [[REMOTE:%rd[0-9]+]], [[ACC_EMPTY]], [[LEADER]];
-// CTA2-EPI:      mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[REMOTE]]], %r{{[0-9]+}};
+// CTA2-EPI:      mbarrier.arrive.shared::cluster.b64 _, [[[REMOTE]]], %r{{[0-9]+}};

@@ -182,9 +182,9 @@ gpu.module @sm100 {
 // CHECK:       mbarrier.try_wait.parity.shared.b64
 // CHECK:       add.s64 [[EMPTY:%rd[0-9]+]], %rd{{[0-9]+}}, 16;
 // CHECK-NEXT:  mapa.shared::cluster.u64 [[R0:%rd[0-9]+]], [[EMPTY]], [[EVEN]];
-// CHECK:       mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[R0]]]
+// CHECK:       mbarrier.arrive.shared::cluster.b64 _, [[[R0]]]
 // CHECK-NEXT:  mapa.shared::cluster.u64 [[R1:%rd[0-9]+]], [[EMPTY]], [[ODD]];
-// CHECK-NEXT:  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[R1]]]
+// CHECK-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [[[R1]]]
 // CHECK-NOT:   mbarrier.arrive
 // CHECK:       ret;
 
@@ -250,6 +250,6 @@ gpu.module @sm100 {
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK-NEXT:  and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // CHECK:       mapa.shared::cluster.u64 [[R:%rd[0-9]+]], %rd{{[0-9]+}}, [[LEADER]];
-// CHECK:       mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[R]]]
+// CHECK:       mbarrier.arrive.shared::cluster.b64 _, [[[R]]]
 // CHECK-NOT:   mapa
 // CHECK:       ret;

@@ -1326,5 +1326,6 @@ LogicalResult pmlir::verifyPipelineProtocol(Operation *root) {
   failed |= mlir::failed(verifyExpectTxBytes(root));
   failed |= mlir::failed(verifyTripCounts(root));
   failed |= mlir::failed(verifyDrainAtExit(root));
+  failed |= mlir::failed(verifyMmaElection(root));
   return failure(failed);
 }

@@ -135,20 +135,30 @@ TilePipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "expects payload #" << i
                          << " of integer or float elements, got "
                          << memref.getElementType();
-    // Counted dimension by dimension so that a huge shape cannot overflow
-    // the byte counts (getStageBytes, expect_tx) computed from it.
-    uint64_t bytes = (memref.getElementTypeBitWidth() + 7) / 8;
+    // Counted in bits (a sub-byte element is not a byte: TMA packs FP4 and
+    // FP6 tiles), dimension by dimension so that a huge shape cannot
+    // overflow the byte counts (getStageBytes, expect_tx) computed from it.
+    const uint64_t maxBits = uint64_t(kMaxSharedMemoryBytes) * 8;
+    uint64_t bits = memref.getElementTypeBitWidth();
     for (int64_t dim : memref.getShape()) {
-      if (dim != 0 && bytes > kMaxSharedMemoryBytes / uint64_t(dim)) {
-        bytes = kMaxSharedMemoryBytes + 1;
+      if (dim != 0 && bits > maxBits / uint64_t(dim)) {
+        bits = maxBits + 1;
         break;
       }
-      bytes *= dim;
+      bits *= dim;
     }
-    if (bytes > kMaxSharedMemoryBytes)
+    if (bits > maxBits)
       return emitError() << "expects payload #" << i << " to fit in the "
                          << kMaxSharedMemoryBytes
                          << " bytes of shared memory of a CTA, got " << memref;
+    // Dimension 0 is the stage count (checked above, at least 1).
+    uint64_t stageBits = bits / uint64_t(memref.getDimSize(0));
+    if (stageBits % 8)
+      return emitError() << "expects payload #" << i
+                         << " to hold a whole number of bytes per stage (the "
+                            "bytes expect_tx arms and TMA delivers), got "
+                         << stageBits << " bits of " << memref.getElementType()
+                         << " per stage in " << memref;
   }
   return success();
 }
@@ -163,8 +173,11 @@ SmallVector<MemRefType> TilePipelineType::getPayloadTypes() const {
 uint64_t TilePipelineType::getStageBytes() const {
   uint64_t bytes = 0;
   for (MemRefType type : getPayloadTypes()) {
+    // In bits: TMA packs sub-byte elements (FP4, FP6), so a stage of a
+    // 64x128 FP4 tile is 4096 bytes, not 8192 (the verifier requires whole
+    // bytes per stage).
     uint64_t elems = type.getNumElements() / type.getDimSize(0);
-    bytes += elems * ((type.getElementTypeBitWidth() + 7) / 8);
+    bytes += elems * type.getElementTypeBitWidth() / 8;
   }
   return bytes;
 }

@@ -41,6 +41,11 @@ mlir::LogicalResult verifyTripCounts(mlir::Operation *root);
 /// cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait).
 mlir::LogicalResult verifyDrainAtExit(mlir::Operation *root);
 
+/// MMA commits: a `pipeline.release_mma` or `pipeline.commit_mma` without
+/// `elect(...)` (which lowers to elect.sync over the full warp) is not
+/// under a condition that differs between the lanes of a warp.
+mlir::LogicalResult verifyMmaElection(mlir::Operation *root);
+
 /// Everything `pipeline-verify-protocol` checks: the collective
 /// initialization (verifyPipelineInit), then, if that holds, the checks
 /// above. Returns failure if any reported an error.
