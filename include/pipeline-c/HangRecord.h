@@ -38,11 +38,11 @@ extern "C" {
  * STATE to WRITTEN. */
 typedef enum PmlirHangWord {
   PMLIR_HANG_STATE = 0,
-  PMLIR_HANG_SITE,         /* the site id: a line of the site table */
-  PMLIR_HANG_STAGE,        /* the stage the role waits for */
-  PMLIR_HANG_PARITY,       /* the phase parity it waits for */
-  PMLIR_HANG_LAP,          /* the role's completed laps of the ring */
-  PMLIR_HANG_CTA_X,        /* blockIdx */
+  PMLIR_HANG_SITE,   /* the site id: a line of the site table */
+  PMLIR_HANG_STAGE,  /* the stage the role waits for */
+  PMLIR_HANG_PARITY, /* the phase parity it waits for */
+  PMLIR_HANG_LAP,    /* the role's completed laps of the ring */
+  PMLIR_HANG_CTA_X,  /* blockIdx */
   PMLIR_HANG_CTA_Y,
   PMLIR_HANG_CTA_Z,
   PMLIR_HANG_WARP,         /* linear thread id / 32 */

@@ -418,8 +418,7 @@ static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank) {
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
   Value remote = NVVM::MapaOp::create(b, loc, cluster, local, rank);
   NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
-                                 /*count=*/Value(),
-                                 NVVM::MemScopeKind::CTA);
+                                 /*count=*/Value(), NVVM::MemScopeKind::CTA);
 }
 
 /// The executing thread arrives once on barrier `id` in each CTA of

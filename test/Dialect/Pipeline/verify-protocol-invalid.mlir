@@ -164,3 +164,100 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A device function's entry block runs in every thread only if every call
+// does: here only warp 0 calls the function that creates and initializes
+// the pipeline.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  func.func @ring(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'pipeline.create' op expects its pipeline.init_mbars to be executed by every thread, got it in the entry block of function @ring, which is called inside 'scf.if' of @kernel: the threads that skip the call never reach the barrier that ends the init, and may use barriers before they are initialized}}
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{init here}}
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.for %i = %c0 to %n step %c1 {
+      pipeline.produce %p as %s : !P {
+        pipeline.commit %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.consume %p as %s : !P {
+      }
+    }
+    pipeline.drain_producer %p : !P
+    return
+  }
+  gpu.func @kernel(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %first = arith.cmpi eq, %warp, %c0 : index
+    scf.if %first {
+      // expected-note @+1 {{call here}}
+      func.call @ring(%n) : (index) -> ()
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Called by every thread (in the kernel's entry block, through another
+// function called there too): accepted.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  func.func @ring(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.for %i = %c0 to %n step %c1 {
+      pipeline.produce %p as %s : !P {
+        pipeline.commit %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.consume %p as %s : !P {
+      }
+    }
+    pipeline.drain_producer %p : !P
+    return
+  }
+  func.func @outer(%n: index) {
+    func.call @ring(%n) : (index) -> ()
+    return
+  }
+  gpu.func @kernel(%n: index) kernel {
+    func.call @outer(%n) : (index) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Two pipelines whose barriers overlap in the dynamic shared memory (every
+// gpu.dynamic_shared_memory is the same memory): the second init would
+// rewrite the first pipeline's barriers.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @overlap(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #WG>
+    %smem2 = gpu.dynamic_shared_memory : memref<?xi8, #WG>
+    // expected-note @+1 {{the other pipeline}}
+    %p = pipeline.create in %smem[%c0] : memref<?xi8, #WG> -> !P
+    // expected-error @+1 {{'pipeline.create' op expects its barriers (bytes 16 to 48) apart from those of another pipeline in the same shared memory (bytes 0 to 32): its init would rewrite barriers the other pipeline uses; place it at offset 32 or later (pipeline.smem_bytes gives the other's size)}}
+    %q = pipeline.create in %smem2[%c16] : memref<?xi8, #WG> -> !P
+    // Disjoint: accepted.
+    %r = pipeline.create in %smem[%c32] : memref<?xi8, #WG> -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    pipeline.init_mbars %q producer 1 consumer 1 : !P
+    pipeline.init_mbars %r producer 1 consumer 1 : !P
+    gpu.return
+  }
+}

@@ -59,14 +59,15 @@ private:
     if (auto tid = dyn_cast<gpu::ThreadIdOp>(op))
       return tid.getDimension() == gpu::Dimension::x;
     if (isa<gpu::LaneIdOp>(op) || name == "nvvm.elect.sync" ||
-        name == "nvvm.read.ptx.sreg.tid.x" || name == "nvvm.read.ptx.sreg.laneid")
+        name == "nvvm.read.ptx.sreg.tid.x" ||
+        name == "nvvm.read.ptx.sreg.laneid")
       return true;
     // A warp index: x / 32k, x >> (5 + k), x & ~31.
     APInt c;
     if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
             arith::CeilDivUIOp, arith::CeilDivSIOp>(op) &&
-        matchPattern(op->getOperand(1), m_ConstantInt(&c)) &&
-        !c.isZero() && c.urem(32) == 0)
+        matchPattern(op->getOperand(1), m_ConstantInt(&c)) && !c.isZero() &&
+        c.urem(32) == 0)
       return false;
     if (isa<arith::ShRUIOp, arith::ShRSIOp>(op) &&
         matchPattern(op->getOperand(1), m_ConstantInt(&c)) && c.uge(5))
@@ -90,8 +91,7 @@ LogicalResult pmlir::verifyMmaElection(Operation *root) {
   LaneVariance lanes;
   bool failed = false;
   root->walk([&](Operation *op) {
-    if (getChipFeature(op) != ChipFeature::Tcgen05 ||
-        getMmaCommitElection(op))
+    if (getChipFeature(op) != ChipFeature::Tcgen05 || getMmaCommitElection(op))
       return;
     for (Operation *parent = op->getParentOp(); parent;
          parent = parent->getParentOp()) {
@@ -111,8 +111,7 @@ LogicalResult pmlir::verifyMmaElection(Operation *root) {
              "a warp: the lanes that take the branch wait in elect.sync for "
              "the others forever; pass the lane that issues it, elect(%"
              "cond), or move it where the whole warp runs";
-      diag.attachNote(parent->getLoc())
-          << "the condition that splits the warp";
+      diag.attachNote(parent->getLoc()) << "the condition that splits the warp";
       failed = true;
       break;
     }
