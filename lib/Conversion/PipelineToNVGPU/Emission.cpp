@@ -444,12 +444,21 @@ static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
   }
 }
 
+/// Where a thread's producer signal goes: the leader CTA's full barrier on
+/// a cta_group = 2 pipeline, whose consumer is the pair's MMA in the leader
+/// (CUTLASS PipelineUmmaConsumerAsync::producer_commit_2x1SM ->
+/// umma_arrive_2x1SM_sm0), else the executing CTA's.
+static ConsumerTargets producerTargets(const Lowered &l) {
+  if (l.type.getCtaGroup() == 2)
+    return {ConsumerTargets::Leader, 1};
+  return {ConsumerTargets::Local, 1};
+}
+
 void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
             Value stage, unsigned sub) {
   Value id = signalBarrierId(b, loc, l.type, role, stage, sub);
-  ConsumerTargets targets = role == Role::consumer
-                                ? consumerTargets(l)
-                                : ConsumerTargets{ConsumerTargets::Local, 1};
+  ConsumerTargets targets =
+      role == Role::consumer ? consumerTargets(l) : producerTargets(l);
   arriveOn(b, loc, l.barriers, id, targets);
 }
 

@@ -167,8 +167,8 @@ void waitParity(OpBuilder &b, Location loc, const Lowered &l, Role role,
 ConsumerTargets consumerTargets(const Lowered &l);
 
 /// `role` arrives on the barrier it signals for `stage` (index), sub-stage
-/// `sub`. Producer signals stay in the CTA; consumer signals reach the CTAs
-/// of consumerTargets.
+/// `sub`. Producer signals reach the CTA's own barrier, or with cta_group =
+/// 2 the leader's; consumer signals reach the CTAs of consumerTargets.
 void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
             Value stage, unsigned sub);
 

@@ -4,7 +4,10 @@
 // PipelineUmmaAsync, Mojo umma_arrive_leader_cta): every consumer arrival on
 // an `empty` barrier goes to the same barrier in the leader CTA of the pair
 // (%cluster_ctarank & ~1): mapa to the shared::cluster address, then a
-// CTA-scope arrive on it. Producer arrivals stay local.
+// CTA-scope arrive on it. A thread's producer arrival goes to the leader
+// too, on its FULL barrier: the pair's MMA in the leader consumes (CUTLASS
+// PipelineUmmaConsumerAsync::producer_commit_2x1SM -> umma_arrive_2x1SM_sm0);
+// arriving locally left the leader's MMA not waiting for the peer's half.
 
 !P = !pipeline.pipeline<stages = 2, cta_group = 2>
 gpu.module @m {
@@ -44,9 +47,18 @@ gpu.module @m {
     // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
     pipeline.release_no_step %w : !pipeline.stage<consumer, !P>
     pipeline.step %w : !pipeline.stage<consumer, !P>
-    // CHECK-NOT:  nvvm.mapa
-    // CHECK:      nvgpu.mbarrier.arrive
-    // CHECK-NOT:  nvvm.mapa
+    // The producer's arrival: full barrier `stage` (no +2: not an empty
+    // one), mapped to the leader, never a local arrive.
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    // CHECK-NEXT: %[[FIDX:.*]] = arith.index_castui %[[PSTAGE:.*]] : i32 to index
+    // CHECK-NEXT: %[[FA:.*]] = nvgpu.mbarrier.get %{{.*}}[%[[FIDX]]] {{.*}} -> i64
+    // CHECK-NEXT: %[[FPTR:.*]] = llvm.inttoptr %[[FA]] : i64 to !llvm.ptr<3>
+    // CHECK-NEXT: %[[FRANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK-NEXT: %[[FMASK:.*]] = arith.constant -2 : i32
+    // CHECK-NEXT: %[[FLEAD:.*]] = arith.andi %[[FRANK]], %[[FMASK]] : i32
+    // CHECK-NEXT: %[[FREM:.*]] = nvvm.mapa %[[FPTR]], %[[FLEAD]] : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %[[FREM]] : !llvm.ptr<7>
+    // CHECK-NOT:  nvgpu.mbarrier.arrive
     // CHECK:      gpu.return
     %ps = pipeline.acquire_producer %p : !P
     pipeline.arrive %ps : !pipeline.stage<producer, !P>

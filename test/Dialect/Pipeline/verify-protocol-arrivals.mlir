@@ -356,3 +356,54 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Threads producing for the pair's MMA (CUTLASS PipelineUmmaConsumerAsync:
+// transform warps in both CTAs, the MMA in the leader consumes): a
+// thread's producer signal on a cta_group = 2 pipeline reaches the leader's
+// full barrier, so both CTAs' producers count there. With a count of 1 the
+// leader's MMA would start on the leader's half alone.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @pair_thread_producers(%n: index) kernel attributes {nvvm.reqntid = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %is_leader_cta = arith.cmpi eq, %odd, %i0 : i32
+    %p = pipeline.create -> !P
+    // expected-note @+1 {{arrival count set here (producer 1)}}
+    pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
+    %is_producer_warp = arith.cmpi eq, %warp, %c0 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.andi %is_producer_warp, %lane0 : i1
+    %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
+    %is_mma = arith.andi %is_mma_warp, %is_leader_cta : i1
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        // expected-error @+1 {{expects 1 arrivals per phase on the full barriers of the leader CTA of this pipeline (init_mbars producer 1), got 2}}
+        pipeline.commit %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    }
+    scf.if %is_mma {
+      %elect = nvvm.elect.sync -> i1
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %p : !P
+        pipeline.release_mma %s elect(%elect) : !pipeline.stage<consumer, !P>
+        pipeline.release_without_signal %s : !pipeline.stage<consumer, !P>
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}

@@ -174,8 +174,13 @@ void ArrivalChecker::addSignal(Operation *op, Operation *site, int64_t mult) {
         t.getCtaGroup() == 2 || (kind == Kind::Empty && t.getReleaseCtas() > 1);
     s.target = group ? Signal::Target::Group : Signal::Target::Own;
   } else if (kind == Kind::Full) {
-    s.target = Signal::Target::Own;
-    s.leaderOnly = signal == ProtocolSignal::ExpectTx && t.getCtaGroup() == 2;
+    // A thread's producer signal on a CTA pair reaches the leader's full
+    // barrier (the pair's MMA consumes there); expect_tx arms it in the
+    // leader only.
+    bool expectTx = signal == ProtocolSignal::ExpectTx;
+    s.target = t.getCtaGroup() == 2 && !expectTx ? Signal::Target::Leader
+                                                 : Signal::Target::Own;
+    s.leaderOnly = expectTx && t.getCtaGroup() == 2;
   } else {
     s.target = consumerThreadTarget(op->getOperand(0).getType());
   }
