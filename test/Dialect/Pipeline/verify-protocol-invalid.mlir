@@ -261,3 +261,57 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The consumer of a CTA-pair input pipeline (the pair's MMA) runs in the
+// leader CTA only: both CTAs' TMA loads and the leader's expect_tx complete
+// the leader's full barrier, the peer's never completes. Written without a
+// condition on the cluster rank it runs in both CTAs and the peer hangs;
+// under a condition that selects the peer it hangs too. No block size is
+// needed to see it.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x64x64xbf16, #WG>]>
+gpu.module @m {
+  gpu.func @pair_consumer_everywhere(%buf: memref<2x1x64x64xbf16, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %is_peer = arith.cmpi ne, %odd, %i0 : i32
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x64x64xbf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 cluster : !TP
+    %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
+    scf.if %is_mma_warp {
+      %elect = nvvm.elect.sync -> i1
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{'pipeline.acquire_consumer' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2) in both CTAs of the pair, but only the leader's full barrier completes (both CTAs' TMA loads and the leader's expect_tx land there): the consumer, the pair's MMA, runs in the leader only; put it under a condition such as (%cluster_ctarank & 1) == 0}}
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.release_mma %s elect(%elect) : !pipeline.stage<consumer, !TP>
+        pipeline.release %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    // expected-note @+1 {{this condition selects the peer CTA}}
+    scf.if %is_peer {
+      // expected-error @+1 {{'pipeline.consume' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2) in the peer CTA}}
+      pipeline.consume %tp as %s : !TP {
+        pipeline.arrive %s : !pipeline.stage<consumer, !TP>
+      }
+    } else {
+      // The else branch of the peer condition is the leader: accepted.
+      pipeline.consume %tp as %s : !TP {
+        pipeline.arrive %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}

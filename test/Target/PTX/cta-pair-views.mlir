@@ -27,10 +27,19 @@ gpu.module @pair {
     %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !T
     %tid = gpu.thread_id x
     %leader = arith.cmpi eq, %tid, %c0 : index
-    scf.for %i = %c0 to %n step %c1 {
-      pipeline.consume_explicit %tp as %s : !T {
-        scf.if %leader {
-          pipeline.arrive %s : !pipeline.stage<consumer, !T>
+    // The consumer (the pair's MMA) runs in the leader CTA only: the
+    // pair's TMA and expect_tx complete the leader's full barrier.
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %r1 = arith.constant 1 : i32
+    %r0 = arith.constant 0 : i32
+    %odd = arith.andi %rank, %r1 : i32
+    %in_leader = arith.cmpi eq, %odd, %r0 : i32
+    scf.if %in_leader {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume_explicit %tp as %s : !T {
+          scf.if %leader {
+            pipeline.arrive %s : !pipeline.stage<consumer, !T>
+          }
         }
       }
     }
@@ -45,10 +54,19 @@ gpu.module @pair {
     %tp = pipeline.input_tile_pipeline %p payload(%a : !A) : !P -> !T
     %tid = gpu.thread_id x
     %leader = arith.cmpi eq, %tid, %c0 : index
-    scf.for %i = %c0 to %n step %c1 {
-      pipeline.consume_explicit %p as %s : !P {
-        scf.if %leader {
-          pipeline.arrive %s : !pipeline.stage<consumer, !P>
+    // The consumer (the pair's MMA) runs in the leader CTA only: the
+    // pair's TMA and expect_tx complete the leader's full barrier.
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %r1 = arith.constant 1 : i32
+    %r0 = arith.constant 0 : i32
+    %odd = arith.andi %rank, %r1 : i32
+    %in_leader = arith.cmpi eq, %odd, %r0 : i32
+    scf.if %in_leader {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume_explicit %p as %s : !P {
+          scf.if %leader {
+            pipeline.arrive %s : !pipeline.stage<consumer, !P>
+          }
         }
       }
     }
@@ -57,19 +75,20 @@ gpu.module @pair {
 }
 }
 
+// The consumer runs in the leader CTA only, so LLVM folds the leader rank
+// (%cluster_ctarank & -2) to %cluster_ctarank itself: the two targets are
+// the executing (leader) CTA and rank | 1.
 // CHECK-LABEL: .entry through_tile(
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK-DAG:   or.b32 [[PEER:%r[0-9]+]], [[RANK]], 1;
-// CHECK-DAG:   and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // CHECK-DAG:   mapa.shared::cluster.u64 [[TOPEER:%rd[0-9]+]], [[BAR:%rd[0-9]+]], [[PEER]];
-// CHECK-DAG:   mapa.shared::cluster.u64 [[TOLEADER:%rd[0-9]+]], [[BAR]], [[LEADER]];
+// CHECK-DAG:   mapa.shared::cluster.u64 [[TOLEADER:%rd[0-9]+]], [[BAR]], [[RANK]];
 // CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOLEADER]]], %r{{[0-9]+}};
 // CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOPEER]]], %r{{[0-9]+}};
 // CHECK-LABEL: .entry through_base(
 // CHECK:       mov.u32 [[RANK2:%r[0-9]+]], %cluster_ctarank;
 // CHECK-DAG:   or.b32 [[PEER2:%r[0-9]+]], [[RANK2]], 1;
-// CHECK-DAG:   and.b32 [[LEADER2:%r[0-9]+]], [[RANK2]], -2;
 // CHECK-DAG:   mapa.shared::cluster.u64 [[TOPEER2:%rd[0-9]+]], [[BAR2:%rd[0-9]+]], [[PEER2]];
-// CHECK-DAG:   mapa.shared::cluster.u64 [[TOLEADER2:%rd[0-9]+]], [[BAR2]], [[LEADER2]];
+// CHECK-DAG:   mapa.shared::cluster.u64 [[TOLEADER2:%rd[0-9]+]], [[BAR2]], [[RANK2]];
 // CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOLEADER2]]], %r{{[0-9]+}};
 // CHECK-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[TOPEER2]]], %r{{[0-9]+}};

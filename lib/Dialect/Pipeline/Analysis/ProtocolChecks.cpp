@@ -1332,5 +1332,6 @@ LogicalResult pmlir::verifyPipelineProtocol(Operation *root) {
   failed |= mlir::failed(verifyTripCounts(root));
   failed |= mlir::failed(verifyDrainAtExit(root));
   failed |= mlir::failed(verifyMmaElection(root));
+  failed |= mlir::failed(verifyPairConsumerInLeader(root));
   return failure(failed);
 }

@@ -46,6 +46,11 @@ mlir::LogicalResult verifyDrainAtExit(mlir::Operation *root);
 /// under a condition that differs between the lanes of a warp.
 mlir::LogicalResult verifyMmaElection(mlir::Operation *root);
 
+/// CTA pairs: the consumer of a cta_group = 2 input pipeline waits only in
+/// the leader CTA (under a condition that selects it), where the pair's TMA
+/// loads and expect_tx complete the full barrier.
+mlir::LogicalResult verifyPairConsumerInLeader(mlir::Operation *root);
+
 /// Everything `pipeline-verify-protocol` checks: the collective
 /// initialization (verifyPipelineInit), then, if that holds, the checks
 /// above. Returns failure if any reported an error.
