@@ -405,25 +405,63 @@ static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
                                constInt(b, loc, -int64_t(size), 32));
 }
 
-/// One arrival of the executing thread on the barrier at shared-memory
-/// pointer `local` in the CTA of cluster rank `rank`: mapa, then
-/// mbarrier.arrive.shared::cluster with the default semantics (.release,
-/// .cta scope), as CUTLASS's ClusterBarrier::arrive(cta_id, pred) and the
-/// reference. With .release.cluster ptxas puts a MEMBAR.ALL.GPU before
-/// every arrive: measured on an H100, 690 cycles per remote arrive against
-/// 8 (docs/reference-mapping.md).
-static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank) {
+/// `count` arrivals on the barrier at shared-memory pointer `local` in the
+/// CTA of cluster rank `rank`: mapa, then mbarrier.arrive.shared::cluster
+/// with the default semantics (.release, .cta scope), as CUTLASS's
+/// ClusterBarrier::arrive(cta_id, pred) and the reference. With
+/// .release.cluster ptxas puts a MEMBAR.ALL.GPU before every arrive:
+/// measured on an H100, 690 cycles per remote arrive against 8
+/// (docs/reference-mapping.md).
+static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
+                         Value count = Value()) {
   auto cluster = LLVM::LLVMPointerType::get(
       b.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
   Value remote = NVVM::MapaOp::create(b, loc, cluster, local, rank);
-  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote,
-                                 /*count=*/Value(), NVVM::MemScopeKind::CTA);
+  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote, count,
+                                 NVVM::MemScopeKind::CTA);
+}
+
+/// The executing threads arrive once each on the barrier at `local` in the
+/// `size` CTAs of their aligned group, spread over the lanes that execute
+/// this together (as CUTLASS spreads a warpgroup's consumer arrivals over
+/// its lanes): the `active` lanes (activemask) synchronize (bar.warp.sync,
+/// which orders their earlier accesses before the arrivals), and the lane
+/// of rank j among them arrives, with count `active`, on the CTAs k with
+/// k % active == j. A warp that releases together sends `size` remote
+/// arrives, one per lane, instead of 32 x `size` from every lane in turn;
+/// each CTA still receives one arrival per executing thread.
+static void arriveOnGroup(OpBuilder &b, Location loc, Value local,
+                          unsigned size) {
+  Type i32 = b.getI32Type();
+  Value mask =
+      LLVM::CallIntrinsicOp::create(
+          b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"), ValueRange{})
+          .getResult(0);
+  NVVM::SyncWarpOp::create(b, loc, mask);
+  Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
+  Value below = arith::AndIOp::create(b, loc, mask,
+                                      NVVM::LaneMaskLtOp::create(b, loc, i32));
+  Value lane = LLVM::CtPopOp::create(b, loc, i32, below);
+  Value base = groupBaseRank(b, loc, size);
+  for (unsigned k = 0; k < size; ++k) {
+    Value mine = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, constInt(b, loc, k, 32), active), lane);
+    ifElected(b, loc, mine, [&] {
+      Value rank =
+          k == 0 ? base
+                 : arith::OrIOp::create(b, loc, base, constInt(b, loc, k, 32))
+                       .getResult();
+      arriveRemote(b, loc, local, rank, active);
+    });
+  }
 }
 
 /// The executing thread arrives once on barrier `id` in each CTA of
-/// `targets`: a local mbarrier.arrive, or per target CTA a mapa and an
-/// arrive on the shared::cluster address (arriveRemote).
+/// `targets`: a local mbarrier.arrive, a mapa and an arrive on the
+/// shared::cluster address of the leader, or on each CTA of a group
+/// (arriveOnGroup).
 static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
                      ConsumerTargets targets) {
   if (targets.kind == ConsumerTargets::Local) {
@@ -434,14 +472,7 @@ static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
   Value local = barrierPointer(b, loc, barriers, id);
   if (targets.kind == ConsumerTargets::Leader)
     return arriveRemote(b, loc, local, leaderCtaRank(b, loc));
-  Value base = groupBaseRank(b, loc, targets.size);
-  for (unsigned k = 0; k < targets.size; ++k) {
-    Value rank =
-        k == 0 ? base
-               : arith::OrIOp::create(b, loc, base, constInt(b, loc, k, 32))
-                     .getResult();
-    arriveRemote(b, loc, local, rank);
-  }
+  arriveOnGroup(b, loc, local, targets.size);
 }
 
 /// Where a thread's producer signal goes: the leader CTA's full barrier on

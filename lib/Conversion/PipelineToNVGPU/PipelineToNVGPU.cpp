@@ -35,6 +35,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/MapVector.h"
@@ -243,10 +244,38 @@ struct SmemBytesOpLowering : OpConversionPattern<SmemBytesOp> {
   }
 };
 
+/// True if the cluster wait of an init may move past `op`: an op without
+/// regions that neither touches a pipeline, nor synchronizes or reaches
+/// into the cluster, nor calls code that might.
+static bool mayPrecedeClusterWait(Operation *op) {
+  if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>() ||
+      isa<CallOpInterface, gpu::BarrierOp>(op) ||
+      isa_and_present<PipelineDialect>(op->getDialect()))
+    return false;
+  auto isPipelineValue = [](Value v) {
+    return isa<PipelineType, TilePipelineType, StageType, RoleType>(
+        v.getType());
+  };
+  if (llvm::any_of(op->getOperands(), isPipelineValue) ||
+      llvm::any_of(op->getResults(), isPipelineValue))
+    return false;
+  StringRef name = op->getName().getStringRef();
+  if (name.starts_with("nvvm.") &&
+      (name.contains("cluster") || name.contains("mapa") ||
+       name.contains("tcgen05") || name.contains("mbarrier") ||
+       name.contains("barrier")))
+    return false;
+  return !name.starts_with("nvgpu.");
+}
+
 /// pipeline.init_mbars: thread (0, 0, 0) of the CTA initializes every
 /// barrier and fences the inits (fence.mbarrier_init.release.cluster), then
-/// the CTA (bar.sync) or the cluster (barrier.cluster.arrive + wait)
-/// synchronizes before any thread uses a barrier.
+/// the CTA (bar.sync) or the cluster synchronizes before any thread uses a
+/// barrier. The cluster's arrive (.relaxed: the fence released the inits)
+/// is at the init and its wait as late as it can be, before the next op
+/// that uses a pipeline or reaches into the cluster, so that the setup in
+/// between overlaps the other CTAs' arrivals (CUTLASS
+/// cluster_arrive_relaxed ... cluster_wait, the reference likewise).
 struct InitMbarsOpLowering : ErasingPipelineOpLowering<InitMbarsOp> {
   using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
@@ -283,7 +312,14 @@ struct InitMbarsOpLowering : ErasingPipelineOpLowering<InitMbarsOp> {
       NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     });
     if (op.getCluster()) {
-      NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/UnitAttr());
+      NVVM::ClusterArriveRelaxedOp::create(rewriter, loc,
+                                           /*aligned=*/UnitAttr());
+      Operation *waitBefore = op->getNextNode();
+      while (waitBefore && mayPrecedeClusterWait(waitBefore))
+        waitBefore = waitBefore->getNextNode();
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (waitBefore)
+        rewriter.setInsertionPoint(waitBefore);
       NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/UnitAttr());
     } else {
       gpu::BarrierOp::create(rewriter, loc);

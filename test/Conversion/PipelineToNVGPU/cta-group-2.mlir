@@ -72,7 +72,11 @@ gpu.module @m {
 // A cta_group = 2 TILE pipeline is the input pipeline of a 2-SM MMA: each
 // CTA's TMA producer waits on its own empty barrier, so a consumer arrival
 // reaches the empty barrier in both CTAs of the pair: ranks
-// (%cluster_ctarank & -2) and (%cluster_ctarank & -2) | 1. The tile
+// (%cluster_ctarank & -2) and (%cluster_ctarank & -2) | 1. The lanes that
+// arrive together spread the targets (CUTLASS spreads a warpgroup's
+// arrivals over its lanes): after bar.warp.sync of the active lanes, the
+// lane of rank k % active among them arrives on CTA k with count = active,
+// so each CTA still gets one arrival per executing thread. The tile
 // consumer's release and the consume exit only step.
 
 #WG = #gpu.address_space<workgroup>
@@ -85,15 +89,31 @@ gpu.module @m {
     %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
     %s = pipeline.acquire_consumer %tp : !TP
     // CHECK:      %[[PTR:.*]] = llvm.inttoptr
+    // CHECK-NEXT: %[[MASK:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+    // CHECK-NEXT: nvvm.bar.warp.sync %[[MASK]] : i32
+    // CHECK-NEXT: %[[ACTIVE:.*]] = llvm.intr.ctpop(%[[MASK]])
+    // CHECK-NEXT: %[[LT:.*]] = nvvm.read.ptx.sreg.lanemask.lt : i32
+    // CHECK-NEXT: %[[BELOW:.*]] = arith.andi %[[MASK]], %[[LT]] : i32
+    // CHECK-NEXT: %[[LANE:.*]] = llvm.intr.ctpop(%[[BELOW]])
     // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
     // CHECK-NEXT: %[[M2:.*]] = arith.constant -2 : i32
     // CHECK-NEXT: %[[BASE:.*]] = arith.andi %[[RANK]], %[[M2]] : i32
-    // CHECK-NEXT: %[[R0:.*]] = nvvm.mapa %[[PTR]], %[[BASE]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R0]]
-    // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
-    // CHECK-NEXT: %[[PEER:.*]] = arith.ori %[[BASE]], %[[ONE]] : i32
-    // CHECK-NEXT: %[[R1:.*]] = nvvm.mapa %[[PTR]], %[[PEER]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive %[[R1]]
+    // CHECK-NEXT: %[[K0:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[J0:.*]] = arith.remui %[[K0]], %[[ACTIVE]] : i32
+    // CHECK-NEXT: %[[MINE0:.*]] = arith.cmpi eq, %[[J0]], %[[LANE]] : i32
+    // CHECK-NEXT: scf.if %[[MINE0]] {
+    // CHECK-NEXT:   %[[R0:.*]] = nvvm.mapa %[[PTR]], %[[BASE]]
+    // CHECK-NEXT:   nvvm.mbarrier.arrive %[[R0]], %[[ACTIVE]]
+    // CHECK-NEXT: }
+    // CHECK-NEXT: %[[K1:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[J1:.*]] = arith.remui %[[K1]], %[[ACTIVE]] : i32
+    // CHECK-NEXT: %[[MINE1:.*]] = arith.cmpi eq, %[[J1]], %[[LANE]] : i32
+    // CHECK-NEXT: scf.if %[[MINE1]] {
+    // CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT:   %[[PEER:.*]] = arith.ori %[[BASE]], %[[ONE]] : i32
+    // CHECK-NEXT:   %[[R1:.*]] = nvvm.mapa %[[PTR]], %[[PEER]]
+    // CHECK-NEXT:   nvvm.mbarrier.arrive %[[R1]], %[[ACTIVE]]
+    // CHECK-NEXT: }
     pipeline.arrive %s : !pipeline.stage<consumer, !TP>
     // The release steps only: no arrival before the next wait.
     // CHECK-NOT:  mbarrier.arrive
@@ -183,7 +203,8 @@ gpu.module @m {
 
 // release_ctas = 4 (Hopper cluster multicast): a consumer arrival reaches
 // the empty barrier in each CTA of the aligned group of 4: ranks base,
-// base | 1, base | 2, base | 3 with base = %cluster_ctarank & -4. Producer
+// base | 1, base | 2, base | 3 with base = %cluster_ctarank & -4, spread
+// over the lanes that arrive together (count = active lanes). Producer
 // arrivals stay local.
 
 !P = !pipeline.pipeline<stages = 2, release_ctas = 4>
@@ -192,23 +213,24 @@ gpu.module @m {
   gpu.func @release_group() kernel {
     %p = pipeline.create -> !P
     %s = pipeline.acquire_consumer %p : !P
-    // CHECK:      %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK:      %[[ACTIVE:.*]] = llvm.intr.ctpop
+    // CHECK:      %[[LANE:.*]] = llvm.intr.ctpop
+    // CHECK-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
     // CHECK-NEXT: %[[M4:.*]] = arith.constant -4 : i32
     // CHECK-NEXT: %[[BASE:.*]] = arith.andi %[[RANK]], %[[M4]] : i32
-    // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[BASE]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive
-    // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
-    // CHECK-NEXT: %[[R1:.*]] = arith.ori %[[BASE]], %[[C1]]
+    // CHECK:      arith.remui %{{.*}}, %[[ACTIVE]]
+    // CHECK:      nvvm.mapa %{{.*}}, %[[BASE]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}}, %[[ACTIVE]]
+    // CHECK:      %[[C1:.*]] = arith.constant 1 : i32
+    // CHECK:      %[[R1:.*]] = arith.ori %[[BASE]], %{{.*}}
     // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[R1]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive
-    // CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
-    // CHECK-NEXT: %[[R2:.*]] = arith.ori %[[BASE]], %[[C2]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}}, %[[ACTIVE]]
+    // CHECK:      %[[R2:.*]] = arith.ori %[[BASE]], %{{.*}}
     // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[R2]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive
-    // CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
-    // CHECK-NEXT: %[[R3:.*]] = arith.ori %[[BASE]], %[[C3]]
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}}, %[[ACTIVE]]
+    // CHECK:      %[[R3:.*]] = arith.ori %[[BASE]], %{{.*}}
     // CHECK-NEXT: nvvm.mapa %{{.*}}, %[[R3]]
-    // CHECK-NEXT: nvvm.mbarrier.arrive
+    // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}}, %[[ACTIVE]]
     // CHECK-NOT:  nvvm.mapa
     // CHECK:      nvgpu.mbarrier.try_wait.parity
     pipeline.release %s : !pipeline.stage<consumer, !P>

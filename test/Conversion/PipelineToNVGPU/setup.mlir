@@ -98,7 +98,9 @@ gpu.module @m {
 
 // -----
 
-// With `cluster`, the cluster synchronizes instead of the CTA.
+// With `cluster`, the cluster synchronizes instead of the CTA: a relaxed
+// arrive (the fence released the inits) at the init, the wait before the
+// next op that uses a pipeline (here the return).
 
 !P = !pipeline.pipeline<stages = 2>
 gpu.module @m {
@@ -107,7 +109,7 @@ gpu.module @m {
     %p = pipeline.create -> !P
     // CHECK:      nvvm.fence.mbarrier.init
     // CHECK-NEXT: }
-    // CHECK-NEXT: nvvm.cluster.arrive
+    // CHECK-NEXT: nvvm.cluster.arrive.relaxed
     // CHECK-NEXT: nvvm.cluster.wait
     // CHECK-NOT:  gpu.barrier
     pipeline.init_mbars %p producer 1 consumer 2 cluster : !P
@@ -138,6 +140,39 @@ gpu.module @m {
     %s = pipeline.wait %r : !pipeline.role<consumer, !P>
     pipeline.release_no_step %s : !pipeline.stage<consumer, !P>
     pipeline.step %s : !pipeline.stage<consumer, !P>
+    gpu.return
+  }
+}
+
+// -----
+
+// The cluster wait moves past the setup that touches no pipeline (here an
+// index computation and a store to global memory) up to the first use of a
+// pipeline; two cluster inits keep arrive, wait, arrive, wait in order.
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @init_cluster_overlap
+  gpu.func @init_cluster_overlap(%out: memref<4xindex>) kernel {
+    %c0 = arith.constant 0 : index
+    %p = pipeline.create -> !P
+    %q = pipeline.create -> !P
+    // CHECK:      nvvm.fence.mbarrier.init
+    // CHECK-NEXT: }
+    // CHECK-NEXT: nvvm.cluster.arrive.relaxed
+    // CHECK-NEXT: nvvm.cluster.wait
+    // CHECK:      nvvm.fence.mbarrier.init
+    // CHECK-NEXT: }
+    // CHECK-NEXT: nvvm.cluster.arrive.relaxed
+    // CHECK-NEXT: gpu.thread_id x
+    // CHECK-NEXT: memref.store
+    // CHECK-NEXT: nvvm.cluster.wait
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
+    pipeline.init_mbars %q producer 1 consumer 1 cluster : !P
+    %tid = gpu.thread_id x
+    memref.store %tid, %out[%c0] : memref<4xindex>
+    pipeline.wait_producer %p : !P
     gpu.return
   }
 }

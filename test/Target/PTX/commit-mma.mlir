@@ -56,8 +56,9 @@ gpu.module @mma {
 // CHECK:       tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%rd{{[0-9]+}}];
 // CHECK-NOT:   .local
 // CHECK-LABEL: .entry commit_cta_pair(
-// CHECK:       barrier.cluster.arrive;
-// CHECK-NEXT:  barrier.cluster.wait;
+// CHECK:       barrier.cluster.arrive.relaxed;
+// CHECK-NOT:   mbarrier
+// CHECK:       barrier.cluster.wait;
 // Mask 0b11 << (%cluster_ctarank & ~1).
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK-NEXT:  and.b32 [[LEADER:%r[0-9]+]], [[RANK]], 65534;

@@ -39,8 +39,9 @@ gpu.module @pair {
 }
 
 // CHECK:      fence.mbarrier_init.release.cluster;
-// CHECK:      barrier.cluster.arrive;
-// CHECK-NEXT: barrier.cluster.wait;
+// CHECK:      barrier.cluster.arrive.relaxed;
+// CHECK-NOT:  mbarrier
+// CHECK:      barrier.cluster.wait;
 // The consumer waits locally on full, then the leader lane maps its empty
 // barrier (base + 16) to the leader CTA (%cluster_ctarank & ~1) and
 // arrives there with the default semantics (.release.cta), as CUTLASS's

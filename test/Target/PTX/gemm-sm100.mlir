@@ -60,8 +60,9 @@
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0], [[ONE]];
 // INIT-COUNT-11: mbarrier.init.shared.b64 [__dynamic_shmem__0+{{8|16|24|32|40|48|56|64|72|80|88}}], [[ONE]];
 // INIT-NEXT: fence.mbarrier_init.release.cluster;
-// INIT:      barrier.cluster.arrive;
-// INIT-NEXT: barrier.cluster.wait;
+// INIT:      barrier.cluster.arrive.relaxed;
+// INIT-NOT:  mbarrier
+// INIT:      barrier.cluster.wait;
 // INIT:      mov.b32 [[ACC_FULL_COUNT:%r[0-9]+]], 1;
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+96], [[ACC_FULL_COUNT]];
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+104], [[ACC_FULL_COUNT]];
@@ -69,8 +70,9 @@
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+112], [[EPILOGUE_THREADS_X2]];
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+120], [[EPILOGUE_THREADS_X2]];
 // INIT-NEXT: fence.mbarrier_init.release.cluster;
-// INIT:      barrier.cluster.arrive;
-// INIT-NEXT: barrier.cluster.wait;
+// INIT:      barrier.cluster.arrive.relaxed;
+// INIT-NOT:  mbarrier
+// INIT:      barrier.cluster.wait;
 // One warp of each CTA allocates 2 stages x 256 fp32 columns collectively.
 // INIT:      mov.b32 [[COLS:%r[0-9]+]], 512;
 // INIT-NEXT: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [__dynamic_shmem__0+128], [[COLS]];

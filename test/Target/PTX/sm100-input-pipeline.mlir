@@ -176,8 +176,9 @@ gpu.module @sm100 {
 // CHECK-LABEL: .entry pair_mma_release(
 // CHECK:       mbarrier.init.shared.b64 [__mbarrier+16], [[ONE:%r[0-9]+]];
 // CHECK-NEXT:  mbarrier.init.shared.b64 [__mbarrier+24], [[ONE]];
-// CHECK:       barrier.cluster.arrive;
-// CHECK-NEXT:  barrier.cluster.wait;
+// CHECK:       barrier.cluster.arrive.relaxed;
+// CHECK-NOT:   mbarrier
+// CHECK:       barrier.cluster.wait;
 // The MMA runs in the leader only (rank & 1 == 0), so LLVM may fold the
 // & ~1 of the leader rank into the truncation to 16 bits (65535).
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
@@ -199,12 +200,17 @@ gpu.module @sm100 {
 // CHECK-LABEL: .entry pair_thread_arrive(
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK-DAG:   or.b32 [[ODD:%r[0-9]+]], [[RANK]], 1;
+//    The lanes that arrive together (activemask, bar.warp.sync) spread the
+//    two CTAs: one arrival each, with count = the active lanes (popc).
 // CHECK:       mbarrier.try_wait.parity.shared.b64
 // CHECK:       add.s64 [[EMPTY:%rd[0-9]+]], %rd{{[0-9]+}}, 16;
-// CHECK-NEXT:  mapa.shared::cluster.u64 [[R0:%rd[0-9]+]], [[EMPTY]], [[RANK]];
-// CHECK:       mbarrier.arrive.shared::cluster.b64 _, [[[R0]]]
-// CHECK-NEXT:  mapa.shared::cluster.u64 [[R1:%rd[0-9]+]], [[EMPTY]], [[ODD]];
-// CHECK-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [[[R1]]]
+// CHECK-NEXT:  activemask.b32 [[MASK:%r[0-9]+]];
+// CHECK-NEXT:  bar.warp.sync [[MASK]];
+// CHECK-NEXT:  popc.b32 [[ACTIVE:%r[0-9]+]], [[MASK]];
+// CHECK:       mapa.shared::cluster.u64 [[R0:%rd[0-9]+]], [[EMPTY]], [[RANK]];
+// CHECK-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [[[R0]]], [[ACTIVE]];
+// CHECK:       mapa.shared::cluster.u64 [[R1:%rd[0-9]+]], [[EMPTY]], [[ODD]];
+// CHECK-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [[[R1]]], [[ACTIVE]];
 // CHECK-NOT:   mbarrier.arrive
 // CHECK:       ret;
 

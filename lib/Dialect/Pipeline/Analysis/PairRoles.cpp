@@ -99,8 +99,7 @@ bool dependsOnRank(Value v, unsigned depth = 0) {
 LogicalResult pmlir::verifyPairConsumerInLeader(Operation *root) {
   bool failed = false;
   root->walk([&](Operation *op) {
-    if (op->getNumOperands() == 0 ||
-        !waitsOnRoleBarrier(op, Role::consumer) ||
+    if (op->getNumOperands() == 0 || !waitsOnRoleBarrier(op, Role::consumer) ||
         getProtocolEffects(op).wait != ProtocolWait::Blocks)
       return;
     Value pipeline = op->getOperand(0);
@@ -133,7 +132,8 @@ LogicalResult pmlir::verifyPairConsumerInLeader(Operation *root) {
         break;
       }
     }
-    if (side == PairSide::Leader || (side == PairSide::Unknown && rankConditioned))
+    if (side == PairSide::Leader ||
+        (side == PairSide::Unknown && rankConditioned))
       return;
     InFlightDiagnostic diag =
         op->emitOpError()
