@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "PIPELINE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".c"]
+config.suffixes = [".mlir", ".c", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pipeline_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pipeline_tools_dir, config.llvm_tools_dir]
-tools = ["pipeline-opt", "pipeline-compile", "pipeline-capi-test", "pipeline-lsp-server", "not"]
+tools = ["pipeline-opt", "pipeline-compile", "pipeline-sim", "pipeline-capi-test", "pipeline-lsp-server", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Upstream mlir-opt of the LLVM 22 prefix (never another version's) and the

@@ -1,0 +1,120 @@
+//===- Ptx.h - the PTX the synchronization simulator reads ------*- C++ -*-===//
+//
+// A parsed PTX module as pipeline-sim executes it: the kernels (.entry),
+// their parameters, registers, shared variables and instructions, with
+// branch targets resolved (labels of inline-asm blocks are local to their
+// braces) and .loc line information kept per instruction. Only what the
+// simulator needs is kept; instructions are parsed generically (opcode
+// parts, operands), so an instruction it does not execute is still parsed
+// and reported by name when reached.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_SIM_PTX_H
+#define PIPELINE_SIM_PTX_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pmlir::sim {
+
+struct Operand {
+  enum class Kind {
+    /// A register (by index into the kernel's register file).
+    Reg,
+    /// An integer or floating-point immediate (bits).
+    Imm,
+    /// A symbol (shared or global variable, parameter, label), plus offset.
+    Sym,
+    /// [base + offset]: `base` is a register or a symbol.
+    Mem,
+    /// {a, b, ...}
+    Vec,
+    /// A special register such as %tid.x (its name in `sym`).
+    Special,
+    /// `_`: a result nobody reads.
+    Sink,
+  };
+  Kind kind = Kind::Imm;
+  unsigned reg = 0;
+  int64_t imm = 0;
+  std::string sym;
+  int64_t offset = 0;
+  /// Mem: whether the base is a register (`reg`) or a symbol (`sym`).
+  bool memReg = false;
+  std::vector<Operand> elems;
+};
+
+struct Instr {
+  /// The whole opcode (`mbarrier.try_wait.parity.shared.b64`) and its
+  /// dot-separated parts.
+  std::string opcode;
+  llvm::SmallVector<std::string, 6> parts;
+  /// The guard predicate's register, or -1; negated with `@!`.
+  int guard = -1;
+  bool guardNegated = false;
+  std::vector<Operand> ops;
+  /// Branch target (instruction index) of bra.
+  int target = -1;
+  /// Line in the PTX text, and the source location of the last .loc.
+  unsigned ptxLine = 0;
+  std::string loc;
+
+  bool is(llvm::StringRef first) const {
+    return !parts.empty() && parts[0] == first;
+  }
+  bool has(llvm::StringRef part) const;
+};
+
+struct SharedVar {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  /// `.extern .shared ... name[]`: the dynamic shared memory.
+  bool dynamic = false;
+};
+
+struct Param {
+  std::string name;
+  /// Bytes (1, 2, 4, 8, or more for .b8 arrays such as a CUtensorMap).
+  unsigned size = 8;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<Instr> code;
+  std::vector<std::string> regNames;
+  /// Shared variables (module-level and the kernel's own), by name.
+  std::map<std::string, SharedVar> shared;
+  /// Bytes of static shared memory (the dynamic part starts here).
+  uint64_t staticShared = 0;
+};
+
+struct GlobalVar {
+  uint64_t size = 0;
+  std::vector<uint8_t> init;
+};
+
+struct Module {
+  std::string target;
+  std::vector<Kernel> kernels;
+  std::map<std::string, GlobalVar> globals;
+  /// .file directives: index -> path.
+  std::map<unsigned, std::string> files;
+
+  const Kernel *lookup(llvm::StringRef name) const;
+};
+
+/// Parses `text`; errors name the PTX line.
+llvm::Expected<Module> parsePtx(llvm::StringRef text);
+
+} // namespace pmlir::sim
+
+#endif // PIPELINE_SIM_PTX_H

@@ -1,0 +1,93 @@
+//===- Simulator.h - run a kernel's synchronization on the CPU -*- C++ -*-===//
+//
+// Executes the synchronization skeleton of a PTX kernel (pipeline-sim):
+// integer, predicate and branch instructions exactly; mbarriers (init,
+// arrive, expect_tx, complete_tx, try_wait/test_wait, phases, pending
+// counts, remote arrivals through mapa); TMA loads as byte completions on
+// their barrier at a later, scheduled time (multicast, .cta_group::2);
+// tcgen05.commit as a later arrival (multicast); bar.sync, the cluster
+// barrier, elect.sync, shfl.sync, activemask, bar.warp.sync. Tensor data
+// is opaque: floating-point results and matrix-math registers read as 0.
+// It reports deadlocks (every live thread blocked, with where each waits),
+// uses of uninitialized barriers, collectives a lane never reaches, CTAs
+// exiting while remote arrivals or TMA bytes still target them, traps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PIPELINE_SIM_SIMULATOR_H
+#define PIPELINE_SIM_SIMULATOR_H
+
+#include "pipeline/Sim/Ptx.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pmlir::sim {
+
+/// One kernel argument, in parameter order.
+struct ArgValue {
+  enum class Kind {
+    /// An integer scalar.
+    Scalar,
+    /// A pointer to a zero-filled device buffer of `bytes` bytes.
+    Buffer,
+    /// A pointer to (or, for a .b8 array parameter, the bytes of) a
+    /// CUtensorMap whose box is `bytes` bytes: each TMA load through it
+    /// completes that many bytes.
+    TensorMap,
+  };
+  Kind kind = Kind::Scalar;
+  uint64_t value = 0;
+  uint64_t bytes = 0;
+};
+
+struct LaunchConfig {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned cluster[3] = {1, 1, 1};
+  uint64_t dynamicShared = 0;
+  std::vector<ArgValue> args;
+};
+
+struct SimOptions {
+  /// Round-robin (false) or seeded random schedules of threads and of
+  /// asynchronous completions.
+  bool random = false;
+  uint64_t seed = 1;
+  /// Instructions a thread runs before the next one is scheduled
+  /// (round-robin; random schedules draw 1 to this).
+  unsigned quantum = 32;
+  /// Scheduling rounds an asynchronous completion (TMA bytes, an MMA
+  /// commit) waits before it lands (round-robin).
+  unsigned asyncDelay = 2;
+  /// Stop (with a finding) after this many instructions.
+  uint64_t maxSteps = 200000000;
+};
+
+struct Finding {
+  /// deadlock, trap, uninitialized-barrier, divergent-collective,
+  /// exited-cta-target, unsupported, step-limit, memory
+  std::string kind;
+  std::string message;
+};
+
+struct SimResult {
+  /// Every thread ran to its end.
+  bool completed = false;
+  uint64_t instructions = 0;
+  uint64_t rounds = 0;
+  std::vector<Finding> findings;
+};
+
+/// Runs `kernel` of `module` with `launch`. Fails (llvm::Error) only on a
+/// bad launch (argument count, sizes); what the kernel does wrong is in
+/// the result's findings.
+llvm::Expected<SimResult> simulate(const Module &module,
+                                   llvm::StringRef kernel,
+                                   const LaunchConfig &launch,
+                                   const SimOptions &options);
+
+} // namespace pmlir::sim
+
+#endif // PIPELINE_SIM_SIMULATOR_H

@@ -1,0 +1,1608 @@
+//===- Simulator.cpp - a kernel's synchronization on the CPU ---*- C++ -*-===//
+
+#include "pipeline/Sim/Simulator.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace llvm;
+using namespace pmlir::sim;
+
+namespace {
+
+// Address encoding. Shared-window offsets are small numbers; a generic
+// address of shared memory carries kGenericShared; a shared::cluster
+// address carries kCluster and the CTA's rank in bits 32..47; global
+// buffers live from kGlobalBase; parameters from kParamBase.
+constexpr uint64_t kGenericShared = 0x7000000000000000ull;
+constexpr uint64_t kCluster = 0x6000000000000000ull;
+constexpr uint64_t kTagMask = 0xF000000000000000ull;
+constexpr uint64_t kGlobalBase = 0x0000100000000000ull;
+constexpr uint64_t kParamBase = 0x0000200000000000ull;
+
+struct Barrier {
+  bool initialized = false;
+  uint32_t expected = 0;
+  int64_t pending = 0;
+  int64_t tx = 0;
+  /// Completed phases.
+  uint64_t phases = 0;
+};
+
+enum class Status { Runnable, Blocked, AtCollective, Exited };
+
+struct Thread {
+  unsigned cta = 0;  // linear CTA index in the grid
+  unsigned tid = 0;  // linear thread index in the CTA
+  unsigned xyz[3] = {0, 0, 0};
+  size_t pc = 0;
+  Status status = Status::Runnable;
+  std::vector<uint64_t> regs;
+  // What a blocked thread waits for.
+  std::string waitWhat;
+  uint64_t waitBarrier = ~0ull; // key of the mbarrier
+  unsigned waitBar = ~0u;       // bar.sync id
+  bool waitCluster = false;
+  uint64_t lastPoll = ~0ull;
+};
+
+struct Event {
+  uint64_t due = 0;
+  unsigned cta = 0;
+  uint64_t offset = 0; // barrier in that CTA's shared window
+  enum Kind { CompleteTx, Arrive } kind = CompleteTx;
+  int64_t amount = 0;
+  std::string what;
+};
+
+class Machine {
+public:
+  Machine(const Module &m, const Kernel &k, const LaunchConfig &l,
+          const SimOptions &o)
+      : module(m), kernel(k), launch(l), options(o), rng(o.seed) {}
+
+  Error setup();
+  SimResult run();
+
+private:
+  // Geometry.
+  unsigned threadsPerCta() const {
+    return launch.block[0] * launch.block[1] * launch.block[2];
+  }
+  unsigned ctaCount() const {
+    return launch.grid[0] * launch.grid[1] * launch.grid[2];
+  }
+  unsigned clusterSize() const {
+    return launch.cluster[0] * launch.cluster[1] * launch.cluster[2];
+  }
+  void ctaCoords(unsigned cta, unsigned out[3]) const {
+    out[0] = cta % launch.grid[0];
+    out[1] = (cta / launch.grid[0]) % launch.grid[1];
+    out[2] = cta / (launch.grid[0] * launch.grid[1]);
+  }
+  unsigned clusterRank(unsigned cta) const {
+    unsigned c[3];
+    ctaCoords(cta, c);
+    unsigned r[3] = {c[0] % launch.cluster[0], c[1] % launch.cluster[1],
+                     c[2] % launch.cluster[2]};
+    return r[0] + launch.cluster[0] * (r[1] + launch.cluster[1] * r[2]);
+  }
+  /// The CTA of cluster rank `rank` in `cta`'s cluster.
+  unsigned ctaOfRank(unsigned cta, unsigned rank) const {
+    unsigned c[3];
+    ctaCoords(cta, c);
+    unsigned base[3] = {c[0] - c[0] % launch.cluster[0],
+                        c[1] - c[1] % launch.cluster[1],
+                        c[2] - c[2] % launch.cluster[2]};
+    unsigned r[3] = {rank % launch.cluster[0],
+                     (rank / launch.cluster[0]) % launch.cluster[1],
+                     rank / (launch.cluster[0] * launch.cluster[1])};
+    unsigned x = base[0] + r[0], y = base[1] + r[1], z = base[2] + r[2];
+    return x + launch.grid[0] * (y + launch.grid[1] * z);
+  }
+  std::string describeCta(unsigned cta) const {
+    unsigned c[3];
+    ctaCoords(cta, c);
+    return formatv("CTA ({0},{1},{2})", c[0], c[1], c[2]).str();
+  }
+  std::string where(const Instr &in) const {
+    std::string s = formatv("PTX line {0}", in.ptxLine).str();
+    if (!in.loc.empty())
+      s += " (" + in.loc + ")";
+    return s;
+  }
+  std::string barrierName(uint64_t offset) const {
+    std::string best;
+    uint64_t bestOff = 0;
+    for (auto &[name, var] : kernel.shared) {
+      uint64_t begin = var.offset;
+      uint64_t end = var.dynamic ? ~0ull : var.offset + var.size;
+      if (offset >= begin && offset < end &&
+          (best.empty() || begin >= bestOff)) {
+        best = name;
+        bestOff = begin;
+      }
+    }
+    if (best.empty())
+      return formatv("shared+{0}", offset).str();
+    return offset == bestOff ? best : formatv("{0}+{1}", best, offset - bestOff).str();
+  }
+  uint64_t barrierKey(unsigned cta, uint64_t offset) const {
+    return (uint64_t(cta) << 40) | offset;
+  }
+
+  // Values.
+  uint64_t value(Thread &t, const Operand &op);
+  uint64_t special(Thread &t, StringRef name);
+  void setReg(Thread &t, const Operand &op, uint64_t v) {
+    if (op.kind == Operand::Kind::Reg)
+      t.regs[op.reg] = v;
+  }
+  uint64_t address(Thread &t, const Operand &op);
+  uint64_t symbolAddress(StringRef sym);
+
+  // Memory.
+  /// Resolves an address of space `space` ("shared", "global", "param",
+  /// "" = generic, "cluster" = shared::cluster) to a CTA's shared window
+  /// (cta, offset) or global memory.
+  struct Place {
+    bool shared = false;
+    unsigned cta = 0;
+    uint64_t offset = 0;
+    uint64_t global = 0;
+    bool valid = true;
+  };
+  Place resolve(Thread &t, uint64_t addr, StringRef space);
+  uint64_t load(Thread &t, uint64_t addr, StringRef space, unsigned bytes);
+  void store(Thread &t, uint64_t addr, StringRef space, unsigned bytes,
+             uint64_t v);
+
+  // Barriers.
+  Barrier &barrierAt(unsigned cta, uint64_t offset) {
+    return barriers[barrierKey(cta, offset)];
+  }
+  void arrive(unsigned cta, uint64_t offset, int64_t count, Thread *from,
+              const Instr *in);
+  void completeTx(unsigned cta, uint64_t offset, int64_t bytes,
+                  const std::string &what);
+  void maybeComplete(unsigned cta, uint64_t offset);
+  void wakeBarrier(uint64_t key);
+
+  // Execution.
+  /// Runs `t` for at most `budget` instructions.
+  void step(Thread &t, unsigned budget);
+  /// Executes one instruction; false when the thread stopped (blocked,
+  /// waits at a collective, exited).
+  bool execute(Thread &t);
+  bool resolveCollectives();
+  bool fireEvents(bool all);
+  void finding(StringRef kind, const Twine &message) {
+    std::string m = message.str();
+    for (const Finding &f : result.findings)
+      if (f.kind == kind && f.message == m)
+        return;
+    result.findings.push_back({kind.str(), m});
+  }
+  void reportDeadlock();
+  void reportUnbalancedBytes();
+  bool ctaExited(unsigned cta) const {
+    for (unsigned i = 0; i < threadsPerCta(); ++i)
+      if (threads[size_t(cta) * threadsPerCta() + i].status != Status::Exited)
+        return false;
+    return true;
+  }
+
+  const Module &module;
+  const Kernel &kernel;
+  const LaunchConfig &launch;
+  const SimOptions &options;
+  std::mt19937_64 rng;
+  SimResult result;
+
+  std::vector<Thread> threads;
+  std::vector<std::vector<uint8_t>> shared;
+  std::map<uint64_t, std::vector<uint8_t>> global; // base -> bytes
+  std::map<std::string, uint64_t> globalSymbols;
+  std::vector<uint8_t> params;
+  std::map<std::string, uint64_t> paramOffsets;
+  std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
+  std::map<uint64_t, Barrier> barriers;
+  std::deque<Event> events;
+  uint64_t round = 0;
+  // bar.sync: (cta, id) -> the threads that arrived in the current phase.
+  struct NamedBarrier {
+    std::vector<size_t> waiting;
+    unsigned arrived = 0;
+    /// The count of the instruction, 0 for every live thread of the CTA.
+    unsigned count = 0;
+  };
+  std::map<std::pair<unsigned, unsigned>, NamedBarrier> bars;
+  /// Releases the named barrier's threads once enough arrived (every
+  /// live thread when no count was given: exited threads are not waited
+  /// for).
+  bool checkBar(unsigned cta, unsigned id) {
+    NamedBarrier &nb = bars[{cta, id}];
+    if (nb.arrived == 0)
+      return false;
+    unsigned needed = nb.count;
+    if (!needed) {
+      needed = 0;
+      for (unsigned i = 0; i < threadsPerCta(); ++i)
+        if (threads[size_t(cta) * threadsPerCta() + i].status !=
+            Status::Exited)
+          ++needed;
+    }
+    if (nb.arrived < needed)
+      return false;
+    for (size_t o : nb.waiting) {
+      threads[o].status = Status::Runnable;
+      threads[o].waitBar = ~0u;
+      ++threads[o].pc;
+    }
+    nb = NamedBarrier();
+    return true;
+  }
+  // barrier.cluster: per cluster (first CTA), arrivals of the current phase.
+  std::map<unsigned, unsigned> clusterArrived;
+  std::map<unsigned, uint64_t> clusterPhase;
+  std::map<size_t, uint64_t> clusterArrivePhase; // thread -> phase arrived
+};
+
+//===----------------------------------------------------------------------===//
+// Setup
+//===----------------------------------------------------------------------===//
+
+Error Machine::setup() {
+  if (launch.args.size() != kernel.params.size())
+    return createStringError(
+        formatv("kernel {0} takes {1} arguments, got {2}", kernel.name,
+                kernel.params.size(), launch.args.size()));
+  for (unsigned d = 0; d < 3; ++d)
+    if (launch.cluster[d] == 0 || launch.grid[d] % launch.cluster[d])
+      return createStringError("the grid must be a multiple of the cluster");
+  if (threadsPerCta() == 0 || threadsPerCta() > 1024)
+    return createStringError("a block has 1 to 1024 threads");
+  if (uint64_t(ctaCount()) * threadsPerCta() > (1u << 20))
+    return createStringError("at most 2^20 threads are simulated");
+  // Globals of the module.
+  uint64_t next = kGlobalBase;
+  for (auto &[name, var] : module.globals) {
+    std::vector<uint8_t> bytes(std::max<uint64_t>(var.size, 8), 0);
+    std::copy(var.init.begin(), var.init.end(), bytes.begin());
+    globalSymbols[name] = next;
+    global[next] = std::move(bytes);
+    next += alignTo(std::max<uint64_t>(var.size, 8), 256);
+  }
+  // Parameters.
+  uint64_t poff = 0;
+  for (auto [param, arg] : llvm::zip(kernel.params, launch.args)) {
+    poff = alignTo(poff, std::min<unsigned>(param.size, 8));
+    paramOffsets[param.name] = poff;
+    params.resize(poff + param.size, 0);
+    uint64_t v = arg.value;
+    if (arg.kind == ArgValue::Kind::Buffer ||
+        (arg.kind == ArgValue::Kind::TensorMap && param.size <= 8)) {
+      uint64_t size = arg.kind == ArgValue::Kind::Buffer ? arg.bytes : 128;
+      global[next] = std::vector<uint8_t>(std::max<uint64_t>(size, 1), 0);
+      v = next;
+      if (arg.kind == ArgValue::Kind::TensorMap)
+        tensorMapBox[next] = arg.bytes;
+      next += alignTo(std::max<uint64_t>(size, 1), 256);
+    } else if (arg.kind == ArgValue::Kind::TensorMap) {
+      // A CUtensorMap passed by value (.param .align 64 .b8 x[128]).
+      tensorMapBox[kParamBase + poff] = arg.bytes;
+      v = 0;
+    }
+    for (unsigned b = 0; b < std::min<unsigned>(param.size, 8); ++b)
+      params[poff + b] = uint8_t(v >> (8 * b));
+    poff += param.size;
+  }
+  // Threads and shared memory.
+  uint64_t smem = kernel.staticShared + launch.dynamicShared + 16;
+  shared.assign(ctaCount(), std::vector<uint8_t>(smem, 0));
+  threads.resize(size_t(ctaCount()) * threadsPerCta());
+  for (unsigned c = 0; c < ctaCount(); ++c)
+    for (unsigned i = 0; i < threadsPerCta(); ++i) {
+      Thread &t = threads[size_t(c) * threadsPerCta() + i];
+      t.cta = c;
+      t.tid = i;
+      t.xyz[0] = i % launch.block[0];
+      t.xyz[1] = (i / launch.block[0]) % launch.block[1];
+      t.xyz[2] = i / (launch.block[0] * launch.block[1]);
+      t.regs.assign(kernel.regNames.size(), 0);
+    }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Values and memory
+//===----------------------------------------------------------------------===//
+
+uint64_t Machine::special(Thread &t, StringRef name) {
+  unsigned c[3];
+  ctaCoords(t.cta, c);
+  auto dim = [&](StringRef prefix, auto f) -> std::optional<uint64_t> {
+    if (!name.starts_with(prefix))
+      return std::nullopt;
+    char d = name.back();
+    unsigned i = d == 'x' ? 0 : d == 'y' ? 1 : 2;
+    return f(i);
+  };
+  if (auto v = dim("%tid.", [&](unsigned i) { return t.xyz[i]; }))
+    return *v;
+  if (auto v = dim("%ntid.", [&](unsigned i) { return launch.block[i]; }))
+    return *v;
+  if (auto v = dim("%ctaid.", [&](unsigned i) { return c[i]; }))
+    return *v;
+  if (auto v = dim("%nctaid.", [&](unsigned i) { return launch.grid[i]; }))
+    return *v;
+  if (auto v = dim("%cluster_ctaid.",
+                   [&](unsigned i) { return c[i] % launch.cluster[i]; }))
+    return *v;
+  if (auto v = dim("%cluster_nctaid.",
+                   [&](unsigned i) { return launch.cluster[i]; }))
+    return *v;
+  if (auto v = dim("%clusterid.",
+                   [&](unsigned i) { return c[i] / launch.cluster[i]; }))
+    return *v;
+  if (auto v = dim("%nclusterid.", [&](unsigned i) {
+        return launch.grid[i] / launch.cluster[i];
+      }))
+    return *v;
+  unsigned lane = t.tid % 32;
+  if (name == "%laneid")
+    return lane;
+  if (name == "%warpid")
+    return t.tid / 32;
+  if (name == "%nwarpid")
+    return (threadsPerCta() + 31) / 32;
+  if (name == "%cluster_ctarank")
+    return clusterRank(t.cta);
+  if (name == "%cluster_nctarank")
+    return clusterSize();
+  if (name == "%lanemask_lt")
+    return (1ull << lane) - 1;
+  if (name == "%lanemask_le")
+    return (2ull << lane) - 1;
+  if (name == "%lanemask_eq")
+    return 1ull << lane;
+  if (name == "%lanemask_ge")
+    return ~((1ull << lane) - 1) & 0xffffffffull;
+  if (name == "%lanemask_gt")
+    return ~((2ull << lane) - 1) & 0xffffffffull;
+  if (name.starts_with("%clock") || name == "%globaltimer")
+    return result.instructions;
+  if (name == "%smid")
+    return t.cta;
+  if (name == "%dynamic_smem_size")
+    return launch.dynamicShared;
+  if (name == "%total_smem_size")
+    return kernel.staticShared + launch.dynamicShared;
+  return 0;
+}
+
+uint64_t Machine::symbolAddress(StringRef sym) {
+  auto s = kernel.shared.find(sym.str());
+  if (s != kernel.shared.end())
+    return s->second.offset;
+  auto g = globalSymbols.find(sym.str());
+  if (g != globalSymbols.end())
+    return g->second;
+  auto p = paramOffsets.find(sym.str());
+  if (p != paramOffsets.end())
+    return kParamBase + p->second;
+  return 0;
+}
+
+uint64_t Machine::value(Thread &t, const Operand &op) {
+  switch (op.kind) {
+  case Operand::Kind::Reg:
+    return t.regs[op.reg];
+  case Operand::Kind::Imm:
+    return uint64_t(op.imm);
+  case Operand::Kind::Sym:
+    return symbolAddress(op.sym) + op.offset;
+  case Operand::Kind::Special:
+    return special(t, op.sym);
+  case Operand::Kind::Mem:
+    return address(t, op);
+  default:
+    return 0;
+  }
+}
+
+uint64_t Machine::address(Thread &t, const Operand &op) {
+  if (op.kind != Operand::Kind::Mem)
+    return value(t, op);
+  uint64_t base = op.memReg ? t.regs[op.reg]
+                            : (op.sym.empty() ? uint64_t(op.imm)
+                                              : symbolAddress(op.sym));
+  return base + op.offset;
+}
+
+Machine::Place Machine::resolve(Thread &t, uint64_t addr, StringRef space) {
+  Place p;
+  uint64_t tag = addr & kTagMask;
+  if (space == "param" || (space.empty() && addr >= kParamBase &&
+                           addr < kParamBase + (1ull << 32))) {
+    p.global = addr; // handled by load
+    return p;
+  }
+  if (tag == kCluster) {
+    p.shared = true;
+    unsigned rank = unsigned((addr >> 32) & 0xffff);
+    p.cta = ctaOfRank(t.cta, rank);
+    p.offset = addr & 0xffffffffull;
+    return p;
+  }
+  if (tag == kGenericShared || space == "shared" || space == "cta") {
+    p.shared = true;
+    p.cta = t.cta;
+    p.offset = addr & 0xffffffffull;
+    return p;
+  }
+  if (space == "cluster") {
+    p.shared = true;
+    p.cta = t.cta;
+    p.offset = addr & 0xffffffffull;
+    return p;
+  }
+  p.global = addr;
+  return p;
+}
+
+uint64_t Machine::load(Thread &t, uint64_t addr, StringRef space,
+                       unsigned bytes) {
+  if (space == "param" ||
+      (addr >= kParamBase && addr < kParamBase + params.size())) {
+    uint64_t off = addr - kParamBase, v = 0;
+    for (unsigned b = 0; b < bytes && off + b < params.size(); ++b)
+      v |= uint64_t(params[off + b]) << (8 * b);
+    return v;
+  }
+  Place p = resolve(t, addr, space);
+  uint64_t v = 0;
+  if (p.shared) {
+    std::vector<uint8_t> &mem = shared[p.cta];
+    for (unsigned b = 0; b < bytes && p.offset + b < mem.size(); ++b)
+      v |= uint64_t(mem[p.offset + b]) << (8 * b);
+    return v;
+  }
+  auto it = global.upper_bound(p.global);
+  if (it == global.begin())
+    return 0;
+  --it;
+  uint64_t off = p.global - it->first;
+  for (unsigned b = 0; b < bytes && off + b < it->second.size(); ++b)
+    v |= uint64_t(it->second[off + b]) << (8 * b);
+  return v;
+}
+
+void Machine::store(Thread &t, uint64_t addr, StringRef space, unsigned bytes,
+                    uint64_t v) {
+  Place p = resolve(t, addr, space);
+  if (p.shared) {
+    std::vector<uint8_t> &mem = shared[p.cta];
+    for (unsigned b = 0; b < bytes && p.offset + b < mem.size(); ++b)
+      mem[p.offset + b] = uint8_t(v >> (8 * b));
+    return;
+  }
+  auto it = global.upper_bound(p.global);
+  if (it == global.begin())
+    return;
+  --it;
+  uint64_t off = p.global - it->first;
+  for (unsigned b = 0; b < bytes && off + b < it->second.size(); ++b)
+    it->second[off + b] = uint8_t(v >> (8 * b));
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+
+void Machine::wakeBarrier(uint64_t key) {
+  for (Thread &t : threads)
+    if (t.status == Status::Blocked && t.waitBarrier == key) {
+      t.status = Status::Runnable;
+      t.waitBarrier = ~0ull;
+    }
+}
+
+void Machine::maybeComplete(unsigned cta, uint64_t offset) {
+  Barrier &b = barrierAt(cta, offset);
+  if (b.pending <= 0 && b.tx == 0) {
+    ++b.phases;
+    b.pending += b.expected;
+    wakeBarrier(barrierKey(cta, offset));
+  }
+}
+
+void Machine::arrive(unsigned cta, uint64_t offset, int64_t count,
+                     Thread *from, const Instr *in) {
+  Barrier &b = barrierAt(cta, offset);
+  if (ctaExited(cta))
+    finding("exited-cta-target",
+            formatv("an arrival on mbarrier {0} of {1}, which has exited{2}",
+                    barrierName(offset), describeCta(cta),
+                    in ? " (" + where(*in) + ")" : std::string()));
+  if (!b.initialized) {
+    finding("uninitialized-barrier",
+            formatv("arrive on mbarrier {0} of {1}, which is not "
+                    "initialized{2}",
+                    barrierName(offset), describeCta(cta),
+                    in ? " (" + where(*in) + ")" : std::string()));
+    return;
+  }
+  b.pending -= count;
+  maybeComplete(cta, offset);
+}
+
+void Machine::completeTx(unsigned cta, uint64_t offset, int64_t bytes,
+                         const std::string &what) {
+  Barrier &b = barrierAt(cta, offset);
+  if (ctaExited(cta))
+    finding("exited-cta-target",
+            formatv("{0} completes {1} bytes on mbarrier {2} of {3}, which "
+                    "has exited",
+                    what, bytes, barrierName(offset), describeCta(cta)));
+  if (!b.initialized) {
+    finding("uninitialized-barrier",
+            formatv("{0} completes bytes on mbarrier {1} of {2}, which is "
+                    "not initialized",
+                    what, barrierName(offset), describeCta(cta)));
+    return;
+  }
+  b.tx -= bytes;
+  maybeComplete(cta, offset);
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+/// The bit width of the instruction's type suffix (b32, u64, s16, pred).
+unsigned typeBits(const Instr &in) {
+  for (auto it = in.parts.rbegin(); it != in.parts.rend(); ++it) {
+    StringRef p = *it;
+    if (p == "pred")
+      return 1;
+    if (p.size() >= 2 && (p[0] == 'b' || p[0] == 'u' || p[0] == 's' ||
+                          p[0] == 'f')) {
+      unsigned bits = 0;
+      if (!p.drop_front().getAsInteger(10, bits) && bits <= 64)
+        return bits;
+    }
+  }
+  return 64;
+}
+
+bool isSignedType(const Instr &in) {
+  for (const std::string &p : in.parts)
+    if (p.size() >= 2 && p[0] == 's' && isDigit(p[1]))
+      return true;
+  return false;
+}
+
+bool isFloatType(const Instr &in) {
+  for (const std::string &p : in.parts)
+    if ((p.size() >= 2 && p[0] == 'f' && isDigit(p[1])) ||
+        StringRef(p).starts_with("bf16") || StringRef(p).starts_with("e4m3") ||
+        StringRef(p).starts_with("e5m2") || p == "rn" || p == "rz")
+      return true;
+  return false;
+}
+
+uint64_t truncBits(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+int64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64)
+    return int64_t(v);
+  uint64_t m = 1ull << (bits - 1);
+  v = truncBits(v, bits);
+  return int64_t((v ^ m) - m);
+}
+
+/// The state space named by an instruction (shared, global, param,
+/// cluster for shared::cluster; "" = generic).
+std::string spaceOf(const Instr &in) {
+  for (const std::string &p : in.parts) {
+    if (p == "shared::cluster")
+      return "cluster";
+    if (p == "shared" || p == "shared::cta")
+      return "shared";
+    if (p == "global" || p == "param" || p == "local" || p == "const")
+      return p;
+  }
+  return "";
+}
+
+bool Machine::execute(Thread &t) {
+  if (t.pc >= kernel.code.size()) {
+    t.status = Status::Exited;
+    return false;
+  }
+  const Instr &in = kernel.code[t.pc];
+  ++result.instructions;
+  if (in.guard >= 0) {
+    bool g = t.regs[in.guard] & 1;
+    if (g == in.guardNegated) {
+      ++t.pc;
+      return true;
+    }
+  }
+  StringRef op = in.parts[0];
+  unsigned bits = typeBits(in);
+  auto v = [&](unsigned i) { return value(t, in.ops[i]); };
+  auto set = [&](unsigned i, uint64_t x) { setReg(t, in.ops[i], x); };
+  auto next = [&] {
+    ++t.pc;
+    return true;
+  };
+
+  if (op == "bra") {
+    t.pc = size_t(in.target);
+    return true;
+  }
+  if (op == "ret" || op == "exit") {
+    t.status = Status::Exited;
+    return false;
+  }
+  if (op == "trap" || op == "brkpt") {
+    finding("trap", formatv("thread {0} of {1} executed {2} at {3}", t.tid,
+                            describeCta(t.cta), op, where(in)));
+    t.status = Status::Exited;
+    return false;
+  }
+
+  // Integer and predicate arithmetic.
+  bool fp = isFloatType(in);
+  if (op == "mov" || op == "cvta") {
+    if (in.ops[0].kind == Operand::Kind::Vec) {
+      // mov.b32 {lo, hi}, %r / mov.b64 {a, b}, %rd: unpack.
+      uint64_t x = v(1);
+      unsigned n = in.ops[0].elems.size();
+      unsigned each = bits / std::max(1u, n);
+      for (unsigned i = 0; i < n; ++i)
+        setReg(t, in.ops[0].elems[i], truncBits(x >> (each * i), each));
+      return next();
+    }
+    uint64_t x;
+    if (in.ops[1].kind == Operand::Kind::Vec) {
+      x = 0;
+      unsigned n = in.ops[1].elems.size();
+      unsigned each = bits / std::max(1u, n);
+      for (unsigned i = 0; i < n; ++i)
+        x |= truncBits(value(t, in.ops[1].elems[i]), each) << (each * i);
+    } else {
+      x = v(1);
+    }
+    if (op == "cvta") {
+      bool to = in.has("to");
+      std::string space = spaceOf(in);
+      if (space == "shared")
+        x = to ? (x & 0xffffffffull) : (kGenericShared | (x & 0xffffffffull));
+      else if (space == "cluster")
+        x = to ? (kCluster | (uint64_t(clusterRank(t.cta)) << 32) |
+                  (x & 0xffffffffull))
+               : (kGenericShared | (x & 0xffffffffull));
+    }
+    set(0, bits == 1 ? (x & 1) : truncBits(x, bits));
+    return next();
+  }
+  auto binary = [&](auto f) {
+    uint64_t r = f(v(1), v(2));
+    set(0, bits == 1 ? (r & 1) : truncBits(r, bits));
+    return next();
+  };
+  if (!fp) {
+    if (op == "add")
+      return binary([](uint64_t a, uint64_t b) { return a + b; });
+    if (op == "sub")
+      return binary([](uint64_t a, uint64_t b) { return a - b; });
+    if (op == "and")
+      return binary([](uint64_t a, uint64_t b) { return a & b; });
+    if (op == "or")
+      return binary([](uint64_t a, uint64_t b) { return a | b; });
+    if (op == "xor")
+      return binary([](uint64_t a, uint64_t b) { return a ^ b; });
+    if (op == "shl")
+      return binary([&](uint64_t a, uint64_t b) {
+        return b >= bits ? 0 : a << b;
+      });
+    if (op == "shr")
+      return binary([&](uint64_t a, uint64_t b) -> uint64_t {
+        if (isSignedType(in))
+          return b >= bits ? uint64_t(sext(a, bits) < 0 ? -1 : 0)
+                           : uint64_t(sext(a, bits) >> b);
+        return b >= bits ? 0 : truncBits(a, bits) >> b;
+      });
+    if (op == "min" || op == "max")
+      return binary([&](uint64_t a, uint64_t b) -> uint64_t {
+        bool less = isSignedType(in) ? sext(a, bits) < sext(b, bits)
+                                     : truncBits(a, bits) < truncBits(b, bits);
+        return (op == "min") == less ? a : b;
+      });
+    if (op == "div" || op == "rem")
+      return binary([&](uint64_t a, uint64_t b) -> uint64_t {
+        if (truncBits(b, bits) == 0) {
+          finding("memory", formatv("integer division by zero at {0}",
+                                    where(in)));
+          return 0;
+        }
+        if (isSignedType(in)) {
+          int64_t x = sext(a, bits), y = sext(b, bits);
+          return uint64_t(op == "div" ? x / y : x % y);
+        }
+        uint64_t x = truncBits(a, bits), y = truncBits(b, bits);
+        return op == "div" ? x / y : x % y;
+      });
+    if (op == "mul" || op == "mad") {
+      bool wide = in.has("wide"), hi = in.has("hi");
+      uint64_t a = v(1), b = v(2), r;
+      if (wide) {
+        r = isSignedType(in) ? uint64_t(sext(a, bits) * sext(b, bits))
+                             : truncBits(a, bits) * truncBits(b, bits);
+      } else if (hi) {
+        if (bits == 64) {
+          __uint128_t p = isSignedType(in)
+                              ? __uint128_t(__int128_t(int64_t(a)) *
+                                            __int128_t(int64_t(b)))
+                              : __uint128_t(a) * __uint128_t(b);
+          r = uint64_t(p >> 64);
+        } else {
+          uint64_t p = isSignedType(in)
+                           ? uint64_t(sext(a, bits) * sext(b, bits))
+                           : truncBits(a, bits) * truncBits(b, bits);
+          r = p >> bits;
+        }
+      } else {
+        r = a * b;
+      }
+      if (op == "mad")
+        r += v(3);
+      set(0, truncBits(r, wide ? 2 * bits : bits));
+      return next();
+    }
+    if (op == "not") {
+      uint64_t r = ~v(1);
+      set(0, bits == 1 ? (r & 1) : truncBits(r, bits));
+      return next();
+    }
+    if (op == "neg") {
+      set(0, truncBits(-v(1), bits));
+      return next();
+    }
+    if (op == "abs") {
+      int64_t x = sext(v(1), bits);
+      set(0, truncBits(uint64_t(x < 0 ? -x : x), bits));
+      return next();
+    }
+    if (op == "popc") {
+      set(0, llvm::popcount(truncBits(v(1), bits)));
+      return next();
+    }
+    if (op == "clz") {
+      uint64_t x = truncBits(v(1), bits);
+      set(0, x == 0 ? bits : llvm::countl_zero(x) - (64 - bits));
+      return next();
+    }
+    if (op == "brev") {
+      uint64_t x = truncBits(v(1), bits), r = 0;
+      for (unsigned i = 0; i < bits; ++i)
+        if (x >> i & 1)
+          r |= 1ull << (bits - 1 - i);
+      set(0, r);
+      return next();
+    }
+    if (op == "bfe") {
+      uint64_t x = truncBits(v(1), bits), pos = v(2) & 0xff,
+               len = v(3) & 0xff;
+      uint64_t r = (pos >= bits || len == 0)
+                       ? 0
+                       : (x >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
+      if (isSignedType(in) && len > 0 && len < 64 && (r >> (len - 1) & 1))
+        r |= ~((1ull << len) - 1);
+      set(0, truncBits(r, bits));
+      return next();
+    }
+    if (op == "bfi") {
+      uint64_t f = v(1), b = v(2), pos = v(3) & 0xff, len = v(4) & 0xff;
+      uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1) << pos;
+      set(0, truncBits((b & ~mask) | ((f << pos) & mask), bits));
+      return next();
+    }
+    if (op == "prmt") {
+      uint64_t a = truncBits(v(1), 32), b = truncBits(v(2), 32),
+               c = v(3) & 0xffff;
+      uint64_t bytes = a | (b << 32), r = 0;
+      for (unsigned i = 0; i < 4; ++i) {
+        unsigned sel = (c >> (4 * i)) & 7;
+        r |= ((bytes >> (8 * sel)) & 0xff) << (8 * i);
+      }
+      set(0, r);
+      return next();
+    }
+    if (op == "selp") {
+      set(0, (v(3) & 1) ? v(1) : v(2));
+      return next();
+    }
+    if (op == "setp") {
+      StringRef cmp = in.parts[1];
+      uint64_t a = v(1), b = v(2);
+      bool r;
+      bool sgn = isSignedType(in);
+      int64_t sa = sext(a, bits), sb = sext(b, bits);
+      uint64_t ua = truncBits(a, bits), ub = truncBits(b, bits);
+      if (cmp == "eq")
+        r = ua == ub;
+      else if (cmp == "ne")
+        r = ua != ub;
+      else if (cmp == "lt")
+        r = sgn ? sa < sb : ua < ub;
+      else if (cmp == "le")
+        r = sgn ? sa <= sb : ua <= ub;
+      else if (cmp == "gt")
+        r = sgn ? sa > sb : ua > ub;
+      else if (cmp == "ge")
+        r = sgn ? sa >= sb : ua >= ub;
+      else if (cmp == "lo")
+        r = ua < ub;
+      else if (cmp == "ls")
+        r = ua <= ub;
+      else if (cmp == "hi")
+        r = ua > ub;
+      else if (cmp == "hs")
+        r = ua >= ub;
+      else {
+        finding("unsupported", "setp." + cmp + " at " + where(in));
+        r = false;
+      }
+      // setp.cmp.and/or with a third predicate operand.
+      if (in.ops.size() > 3 && in.parts.size() > 2) {
+        bool c = v(3) & 1;
+        if (in.has("and"))
+          r = r && c;
+        else if (in.has("or"))
+          r = r || c;
+        else if (in.has("xor"))
+          r = r != c;
+      }
+      if (in.ops[0].kind == Operand::Kind::Vec) { // p|q
+        setReg(t, in.ops[0].elems[0], r);
+        if (in.ops[0].elems.size() > 1)
+          setReg(t, in.ops[0].elems[1], !r);
+      } else {
+        set(0, r);
+      }
+      return next();
+    }
+    if (op == "cvt") {
+      // cvt.dst.src: widen or narrow integers.
+      unsigned dst = 64, src = 64;
+      bool srcSigned = false;
+      int n = 0;
+      for (const std::string &p : in.parts) {
+        StringRef s = p;
+        unsigned b;
+        if (s.size() >= 2 && (s[0] == 'u' || s[0] == 's' || s[0] == 'b') &&
+            !s.drop_front().getAsInteger(10, b)) {
+          if (n++ == 0)
+            dst = b;
+          else {
+            src = b;
+            srcSigned = s[0] == 's';
+          }
+        }
+      }
+      uint64_t x = v(1);
+      x = srcSigned ? uint64_t(sext(x, src)) : truncBits(x, src);
+      set(0, truncBits(x, dst));
+      return next();
+    }
+  }
+  // Floating point and tensor data: opaque (0).
+  if (fp || op == "fma" || op == "ex2" || op == "rcp" || op == "sqrt" ||
+      op == "lg2" || op == "sin" || op == "cos" || op == "tanh" ||
+      op == "testp" || op == "copysign" || op == "ldmatrix" ||
+      op == "movmatrix") {
+    if (!in.ops.empty()) {
+      if (in.ops[0].kind == Operand::Kind::Vec)
+        for (const Operand &e : in.ops[0].elems)
+          setReg(t, e, 0);
+      else
+        set(0, 0);
+    }
+    return next();
+  }
+
+  // Memory.
+  if (op == "ld" || op == "ldu") {
+    std::string space = spaceOf(in);
+    uint64_t addr = address(t, in.ops[1]);
+    unsigned each = bits == 1 ? 1 : std::max(1u, bits / 8);
+    if (in.ops[0].kind == Operand::Kind::Vec) {
+      for (size_t i = 0; i < in.ops[0].elems.size(); ++i)
+        setReg(t, in.ops[0].elems[i], load(t, addr + i * each, space, each));
+    } else {
+      uint64_t x = load(t, addr, space, each);
+      if (isSignedType(in))
+        x = uint64_t(sext(x, bits));
+      set(0, x);
+    }
+    return next();
+  }
+  if (op == "st") {
+    std::string space = spaceOf(in);
+    uint64_t addr = address(t, in.ops[0]);
+    unsigned each = std::max(1u, bits / 8);
+    if (in.ops[1].kind == Operand::Kind::Vec) {
+      for (size_t i = 0; i < in.ops[1].elems.size(); ++i)
+        store(t, addr + i * each, space, each,
+              value(t, in.ops[1].elems[i]));
+    } else {
+      store(t, addr, space, each, v(1));
+    }
+    return next();
+  }
+  if (op == "atom" || op == "red") {
+    std::string space = spaceOf(in);
+    bool isAtom = op == "atom";
+    const Operand &memOp = in.ops[isAtom ? 1 : 0];
+    uint64_t addr = address(t, memOp);
+    unsigned each = std::max(1u, bits / 8);
+    uint64_t old = load(t, addr, space, each);
+    uint64_t a = value(t, in.ops[isAtom ? 2 : 1]), nv = old;
+    if (in.has("cas"))
+      nv = truncBits(old, bits) == truncBits(a, bits) ? value(t, in.ops[3])
+                                                      : old;
+    else if (in.has("exch"))
+      nv = a;
+    else if (in.has("add") || in.has("inc"))
+      nv = old + a;
+    else if (in.has("or"))
+      nv = old | a;
+    else if (in.has("and"))
+      nv = old & a;
+    else if (in.has("xor"))
+      nv = old ^ a;
+    else if (in.has("max"))
+      nv = std::max(old, a);
+    else if (in.has("min"))
+      nv = std::min(old, a);
+    store(t, addr, space, each, nv);
+    if (isAtom)
+      set(0, old);
+    return next();
+  }
+
+  // mbarriers.
+  if (op == "mbarrier") {
+    StringRef kind = in.parts[1];
+    std::string space = spaceOf(in);
+    bool hasState = in.ops.size() >= 2 && in.ops[0].kind != Operand::Kind::Mem;
+    const Operand &mem = in.ops[hasState ? 1 : 0];
+    Place p = resolve(t, address(t, mem), space.empty() ? "shared" : space);
+    Barrier &b = barrierAt(p.cta, p.offset);
+    if (kind == "init") {
+      b = Barrier();
+      b.initialized = true;
+      b.expected = uint32_t(value(t, in.ops[1]));
+      b.pending = b.expected;
+      return next();
+    }
+    if (kind == "inval") {
+      b.initialized = false;
+      return next();
+    }
+    if (kind == "arrive" || kind == "arrive_drop") {
+      bool expectTx = in.has("expect_tx");
+      // Operands: [state|_], [addr], (tx bytes | count)?
+      int64_t count = 1;
+      if (expectTx) {
+        if (!b.initialized)
+          finding("uninitialized-barrier",
+                  formatv("arrive.expect_tx on mbarrier {0} of {1}, which is "
+                          "not initialized ({2})",
+                          barrierName(p.offset), describeCta(p.cta),
+                          where(in)));
+        else
+          b.tx += int64_t(value(t, in.ops[2]));
+      } else if (in.ops.size() > 2) {
+        count = int64_t(value(t, in.ops[2]));
+      }
+      if (hasState)
+        set(0, b.phases);
+      arrive(p.cta, p.offset, count, &t, &in);
+      return next();
+    }
+    if (kind == "expect_tx") {
+      if (b.initialized)
+        b.tx += int64_t(value(t, in.ops[1]));
+      return next();
+    }
+    if (kind == "complete_tx") {
+      completeTx(p.cta, p.offset, int64_t(value(t, in.ops[1])),
+                 "complete_tx at " + where(in));
+      return next();
+    }
+    if (kind == "try_wait" || kind == "test_wait") {
+      if (!b.initialized) {
+        finding("uninitialized-barrier",
+                formatv("a wait on mbarrier {0} of {1}, which is not "
+                        "initialized ({2})",
+                        barrierName(p.offset), describeCta(p.cta),
+                        where(in)));
+        t.status = Status::Blocked;
+        t.waitBarrier = barrierKey(p.cta, p.offset);
+        t.waitWhat = formatv("mbarrier {0} (not initialized)",
+                             barrierName(p.offset))
+                         .str();
+        return false;
+      }
+      bool parity = in.has("parity");
+      bool done;
+      if (parity)
+        done = (b.phases & 1) != (value(t, in.ops[2]) & 1);
+      else
+        done = b.phases > value(t, in.ops[2]);
+      if (done) {
+        set(0, 1);
+        t.lastPoll = ~0ull;
+        return next();
+      }
+      // A failed try_wait in a loop that polls it again blocks the thread
+      // until the barrier completes a phase; a test_wait or a try_wait the
+      // program does not loop on returns false.
+      bool loops = false;
+      if (kind == "try_wait")
+        for (size_t k = t.pc + 1;
+             k < std::min(kernel.code.size(), t.pc + 5); ++k)
+          if (kernel.code[k].is("bra") &&
+              size_t(kernel.code[k].target) <= t.pc)
+            loops = true;
+      if (!loops) {
+        set(0, 0);
+        return next();
+      }
+      t.status = Status::Blocked;
+      t.waitBarrier = barrierKey(p.cta, p.offset);
+      t.waitWhat =
+          formatv("mbarrier {0} of {1}: waits for the phase of parity {2} "
+                  "(completed phases {3}, {4} of {5} arrivals pending, {6} "
+                  "transaction bytes pending) at {7}",
+                  barrierName(p.offset), describeCta(p.cta),
+                  value(t, in.ops[2]) & 1, b.phases, b.pending, b.expected,
+                  b.tx, where(in))
+              .str();
+      return false;
+    }
+    finding("unsupported", "mbarrier." + kind.str() + " at " + where(in));
+    return next();
+  }
+  if (op == "mapa") {
+    uint64_t a = v(1), rank = v(2);
+    set(0, kCluster | (rank << 32) | (a & 0xffffffffull));
+    return next();
+  }
+  if (op == "fence" || op == "membar" || op == "nanosleep" ||
+      op == "prefetch" || op == "prefetchu" || op == "setmaxnreg" ||
+      op == "griddepcontrol" || op == "stmatrix" || op == "pmevent") {
+    return next();
+  }
+  if (op == "cp") {
+    // cp.async.bulk.tensor ... [dst], [tmap, {coords}], [mbar] (, mask)
+    if (in.has("tensor") && in.has("global") && in.ops.size() >= 3 &&
+        StringRef(in.opcode).contains(".shared::cluster.global")) {
+      const Operand &tmapOp = in.ops[1];
+      uint64_t tmap = tmapOp.kind == Operand::Kind::Mem
+                          ? (tmapOp.memReg ? t.regs[tmapOp.reg]
+                                           : symbolAddress(tmapOp.sym))
+                          : value(t, tmapOp);
+      auto box = tensorMapBox.find(tmap);
+      if (box == tensorMapBox.end()) {
+        finding("unsupported",
+                formatv("a TMA load through an address that is no tensor "
+                        "map argument at {0}: give its box bytes "
+                        "(--arg tmap:BYTES)",
+                        where(in)));
+        return next();
+      }
+      uint64_t mbar = address(t, in.ops[2]);
+      Place mp = resolve(t, mbar, "cluster");
+      // .cta_group::2: the barrier address names the pair's leader; a
+      // multicast mask names the destination CTAs, each of which gets the
+      // bytes on the barrier at the same offset (in its own CTA, or with
+      // cta_group::2 in its pair's leader).
+      bool pair = StringRef(in.opcode).contains("cta_group::2");
+      std::vector<unsigned> dests;
+      if (in.has("multicast::cluster") && in.ops.size() >= 4) {
+        uint64_t mask = value(t, in.ops[3]) & 0xffff;
+        for (unsigned r = 0; r < 16; ++r)
+          if (mask >> r & 1)
+            dests.push_back(ctaOfRank(t.cta, r));
+      } else {
+        dests.push_back(t.cta);
+      }
+      for (unsigned d : dests) {
+        unsigned target = mp.cta;
+        if (dests.size() > 1 || d != t.cta)
+          target = pair ? ctaOfRank(d, clusterRank(d) & ~1u) : d;
+        Event e;
+        e.due = round + options.asyncDelay;
+        e.cta = target;
+        e.offset = mp.offset;
+        e.kind = Event::CompleteTx;
+        e.amount = int64_t(box->second);
+        e.what = formatv("the TMA load of thread {0} of {1} at {2}", t.tid,
+                         describeCta(t.cta), where(in))
+                     .str();
+        events.push_back(e);
+      }
+      return next();
+    }
+    // Other bulk copies (stores, commit/wait groups): no barrier.
+    return next();
+  }
+  if (op == "tcgen05") {
+    StringRef kind = in.parts[1];
+    if (kind == "commit") {
+      const Operand &mem = in.ops[0];
+      uint64_t a = address(t, mem);
+      Place p = resolve(t, a, "cluster");
+      std::vector<unsigned> dests;
+      if (StringRef(in.opcode).contains("multicast") && in.ops.size() >= 2) {
+        uint64_t mask = value(t, in.ops[1]) & 0xffff;
+        for (unsigned r = 0; r < 16; ++r)
+          if (mask >> r & 1)
+            dests.push_back(ctaOfRank(t.cta, r));
+      } else {
+        dests.push_back(p.cta);
+      }
+      for (unsigned d : dests) {
+        Event e;
+        e.due = round + options.asyncDelay;
+        e.cta = d;
+        e.offset = p.offset;
+        e.kind = Event::Arrive;
+        e.amount = 1;
+        e.what = formatv("tcgen05.commit of thread {0} of {1} at {2}",
+                         t.tid, describeCta(t.cta), where(in))
+                     .str();
+        events.push_back(e);
+      }
+      return next();
+    }
+    if (kind == "alloc") {
+      // Writes the TMEM address to [dst].
+      store(t, address(t, in.ops[0]), "shared", 4, 0);
+      return next();
+    }
+    if (kind == "ld") {
+      if (!in.ops.empty() && in.ops[0].kind == Operand::Kind::Vec)
+        for (const Operand &e : in.ops[0].elems)
+          setReg(t, e, 0);
+      return next();
+    }
+    return next(); // mma, fence, wait, dealloc, relinquish, st, cp, shift
+  }
+  if (op == "wgmma") {
+    if (in.parts.size() > 1 && in.parts[1] == "mma_async" && !in.ops.empty() &&
+        in.ops[0].kind == Operand::Kind::Vec)
+      for (const Operand &e : in.ops[0].elems)
+        setReg(t, e, 0);
+    return next();
+  }
+
+  // Barriers and warp collectives: handled by the scheduler.
+  if (op == "bar" || op == "barrier") {
+    if (in.is("bar") && in.parts.size() > 1 && in.parts[1] == "warp") {
+      t.status = Status::AtCollective;
+      return false;
+    }
+    bool cluster = in.parts.size() > 1 && in.parts[1] == "cluster";
+    if (cluster) {
+      bool isArrive = in.has("arrive");
+      unsigned first = ctaOfRank(t.cta, 0);
+      size_t ti = size_t(t.cta) * threadsPerCta() + t.tid;
+      if (isArrive) {
+        clusterArrivePhase[ti] = clusterPhase[first];
+        if (++clusterArrived[first] == clusterSize() * threadsPerCta()) {
+          clusterArrived[first] = 0;
+          ++clusterPhase[first];
+          for (Thread &o : threads)
+            if (o.status == Status::Blocked && o.waitCluster &&
+                ctaOfRank(o.cta, 0) == first) {
+              o.status = Status::Runnable;
+              o.waitCluster = false;
+            }
+        }
+        return next();
+      }
+      // wait: until the phase this thread arrived in is complete.
+      auto it = clusterArrivePhase.find(ti);
+      uint64_t arrivedIn = it == clusterArrivePhase.end() ? ~0ull : it->second;
+      if (arrivedIn != ~0ull && clusterPhase[first] > arrivedIn) {
+        clusterArrivePhase.erase(ti);
+        return next();
+      }
+      t.status = Status::Blocked;
+      t.waitCluster = true;
+      t.waitWhat = "the cluster barrier (barrier.cluster.wait) at " +
+                   where(in);
+      return false;
+    }
+    // bar.sync / barrier.sync / bar.arrive id[, count]
+    unsigned id = in.ops.empty() ? 0 : unsigned(v(0));
+    unsigned count = in.ops.size() > 1 ? unsigned(v(1)) : 0;
+    bool arriveOnly = in.has("arrive");
+    NamedBarrier &nb = bars[{t.cta, id}];
+    ++nb.arrived;
+    if (count)
+      nb.count = count;
+    size_t ti = size_t(t.cta) * threadsPerCta() + t.tid;
+    if (!arriveOnly) {
+      nb.waiting.push_back(ti);
+      t.status = Status::Blocked;
+      t.waitBar = id;
+      t.waitWhat =
+          formatv("bar.sync {0} at {1}", id, where(in)).str();
+    } else {
+      ++t.pc;
+    }
+    checkBar(t.cta, id);
+    return t.status == Status::Runnable;
+  }
+  if (op == "elect" || op == "shfl" || op == "activemask" || op == "vote" ||
+      op == "match" || op == "redux") {
+    t.status = Status::AtCollective;
+    return false;
+  }
+  if (op == "call") {
+    finding("unsupported", "a call at " + where(in));
+    t.status = Status::Exited;
+    return false;
+  }
+  finding("unsupported", "'" + in.opcode + "' at " + where(in) +
+                             " (its result reads as 0)");
+  if (!in.ops.empty())
+    set(0, 0);
+  return next();
+}
+
+/// Warp collectives: a warp's lanes that wait at the same collective
+/// instruction proceed together once every lane the instruction names
+/// (its member mask, or for activemask the lanes that can still come)
+/// is there.
+bool Machine::resolveCollectives() {
+  bool progress = false;
+  unsigned perCta = threadsPerCta();
+  unsigned warps = (perCta + 31) / 32;
+  for (unsigned c = 0; c < ctaCount(); ++c)
+    for (unsigned w = 0; w < warps; ++w) {
+      size_t base = size_t(c) * perCta + w * 32;
+      unsigned lanes = std::min(32u, perCta - w * 32);
+      // Group the waiting lanes by pc.
+      std::map<size_t, uint32_t> atPc;
+      bool anyRunnable = false;
+      for (unsigned l = 0; l < lanes; ++l) {
+        Thread &t = threads[base + l];
+        if (t.status == Status::AtCollective)
+          atPc[t.pc] |= 1u << l;
+        else if (t.status == Status::Runnable)
+          anyRunnable = true;
+      }
+      for (auto &[pc, here] : atPc) {
+        const Instr &in = kernel.code[pc];
+        StringRef op = in.parts[0];
+        uint32_t needed;
+        bool isActivemask = op == "activemask";
+        Thread &first = threads[base + llvm::countr_zero(here)];
+        if (isActivemask) {
+          if (anyRunnable)
+            continue; // lanes still running may come
+          needed = here;
+        } else {
+          // The member mask: the first operand after the results.
+          unsigned maskIndex = op == "elect" ? 1
+                               : op == "shfl" ? in.ops.size() - 1
+                               : op == "bar" ? 0
+                               : in.ops.size() - 1;
+          needed = maskIndex < in.ops.size()
+                       ? uint32_t(value(first, in.ops[maskIndex]))
+                       : 0xffffffffu;
+          needed &= lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+        }
+        if ((needed & here) != needed) {
+          // A lane of the mask that exited, or waits at another
+          // collective while nothing can run, never comes.
+          bool stuck = !anyRunnable;
+          for (unsigned l = 0; l < lanes; ++l)
+            if ((needed >> l & 1) && !(here >> l & 1) &&
+                threads[base + l].status == Status::Exited)
+              stuck = true;
+          if (stuck && !anyRunnable)
+            finding("divergent-collective",
+                    formatv("'{0}' at {1} in warp {2} of {3} waits for "
+                            "lanes (mask {4:x}) of which only {5:x} reach "
+                            "it",
+                            in.opcode, where(in), w, describeCta(c), needed,
+                            here));
+          continue;
+        }
+        // Execute for the lanes of `needed`.
+        uint32_t members = needed;
+        if (op == "elect") {
+          unsigned leader = llvm::countr_zero(members);
+          for (unsigned l = 0; l < lanes; ++l)
+            if (members >> l & 1) {
+              Thread &t = threads[base + l];
+              const Operand &res = in.ops[0];
+              bool elected = l == leader;
+              if (res.kind == Operand::Kind::Vec) { // r|p
+                if (res.elems.size() > 0)
+                  setReg(t, res.elems[0], leader);
+                if (res.elems.size() > 1)
+                  setReg(t, res.elems[1], elected);
+              } else {
+                setReg(t, res, elected);
+              }
+            }
+        } else if (op == "activemask") {
+          for (unsigned l = 0; l < lanes; ++l)
+            if (members >> l & 1)
+              setReg(threads[base + l], in.ops[0], members);
+        } else if (op == "shfl") {
+          // shfl.sync.mode.b32 d[|p], a, b, c, membermask
+          StringRef mode = in.parts[2];
+          uint64_t vals[32] = {};
+          for (unsigned l = 0; l < lanes; ++l)
+            if (members >> l & 1)
+              vals[l] = value(threads[base + l], in.ops[1]);
+          for (unsigned l = 0; l < lanes; ++l) {
+            if (!(members >> l & 1))
+              continue;
+            Thread &t = threads[base + l];
+            unsigned b = unsigned(value(t, in.ops[2])) & 31;
+            unsigned cval = unsigned(value(t, in.ops[3]));
+            unsigned maxLane = cval & 31, segMask = (cval >> 8) & 31;
+            unsigned minLane = l & segMask;
+            unsigned maxL = minLane | (maxLane & ~segMask);
+            int j = l;
+            bool pval = true;
+            if (mode == "idx")
+              j = int(minLane | (b & ~segMask));
+            else if (mode == "up") {
+              j = int(l) - int(b);
+              pval = j >= int(maxL);
+            } else if (mode == "down") {
+              j = int(l) + int(b);
+              pval = j <= int(maxL);
+            } else if (mode == "bfly") {
+              j = int(l ^ b);
+              pval = j <= int(maxL);
+            }
+            if (mode == "idx")
+              pval = unsigned(j) <= maxL;
+            if (!pval)
+              j = int(l);
+            uint64_t out = vals[unsigned(j) & 31];
+            const Operand &res = in.ops[0];
+            if (res.kind == Operand::Kind::Vec) {
+              setReg(t, res.elems[0], out);
+              if (res.elems.size() > 1)
+                setReg(t, res.elems[1], pval);
+            } else {
+              setReg(t, res, out);
+            }
+          }
+        } else if (op == "vote") {
+          uint32_t ballot = 0;
+          bool all = true, any = false;
+          for (unsigned l = 0; l < lanes; ++l)
+            if (members >> l & 1) {
+              Thread &t = threads[base + l];
+              bool p = value(t, in.ops[1]) & 1;
+              bool neg = in.ops[1].kind == Operand::Kind::Reg && false;
+              (void)neg;
+              ballot |= uint32_t(p) << l;
+              all &= p;
+              any |= p;
+            }
+          for (unsigned l = 0; l < lanes; ++l)
+            if (members >> l & 1) {
+              Thread &t = threads[base + l];
+              uint64_t r = in.has("ballot") ? ballot
+                           : in.has("all")  ? all
+                           : in.has("any")  ? any
+                                            : (ballot == 0 || ballot == members);
+              setReg(t, in.ops[0], r);
+            }
+        } else if (op != "bar") {
+          finding("unsupported", "'" + in.opcode + "' at " + where(in));
+        }
+        for (unsigned l = 0; l < lanes; ++l)
+          if (members >> l & 1) {
+            Thread &t = threads[base + l];
+            t.status = Status::Runnable;
+            ++t.pc;
+          }
+        progress = true;
+      }
+    }
+  return progress;
+}
+
+bool Machine::fireEvents(bool all) {
+  bool fired = false;
+  std::deque<Event> later;
+  while (!events.empty()) {
+    Event e = events.front();
+    events.pop_front();
+    bool due = all || e.due <= round;
+    if (options.random && !all)
+      due = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+    if (!due) {
+      later.push_back(e);
+      continue;
+    }
+    fired = true;
+    if (e.kind == Event::CompleteTx)
+      completeTx(e.cta, e.offset, e.amount, e.what);
+    else {
+      if (ctaExited(e.cta))
+        finding("exited-cta-target",
+                formatv("{0} arrives on mbarrier {1} of {2}, which has "
+                        "exited",
+                        e.what, barrierName(e.offset), describeCta(e.cta)));
+      arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
+    }
+  }
+  events = std::move(later);
+  return fired;
+}
+
+void Machine::step(Thread &t, unsigned budget) {
+  for (unsigned i = 0; i < budget && t.status == Status::Runnable; ++i)
+    if (!execute(t))
+      break;
+}
+
+/// Barriers left with transaction bytes that were delivered but never
+/// armed (a phase took fewer bytes than were sent, completed early, and the
+/// rest counted against the next phase) or armed but never delivered.
+void Machine::reportUnbalancedBytes() {
+  for (auto &[key, b] : barriers) {
+    if (!b.initialized || b.tx == 0)
+      continue;
+    unsigned cta = unsigned(key >> 40);
+    uint64_t offset = key & ((1ull << 40) - 1);
+    if (b.tx < 0)
+      finding("excess-bytes",
+              formatv("{0} transaction bytes completed on mbarrier {1} of "
+                      "{2} beyond the bytes its phases armed (after {3} "
+                      "phases): a phase took fewer bytes than were sent "
+                      "(expect_tx short) and completed early",
+                      -b.tx, barrierName(offset), describeCta(cta),
+                      b.phases));
+    else
+      finding("missing-bytes",
+              formatv("{0} transaction bytes armed on mbarrier {1} of {2} "
+                      "never arrived (after {3} phases)",
+                      b.tx, barrierName(offset), describeCta(cta),
+                      b.phases));
+  }
+}
+
+void Machine::reportDeadlock() {
+  // Group the blocked threads by what they wait for.
+  std::map<std::string, std::vector<const Thread *>> groups;
+  for (const Thread &t : threads) {
+    if (t.status == Status::Exited)
+      continue;
+    std::string what =
+        t.status == Status::AtCollective
+            ? "'" + kernel.code[t.pc].opcode + "' at " + where(kernel.code[t.pc])
+            : t.waitWhat;
+    groups[what].push_back(&t);
+  }
+  std::string message = "every live thread is blocked:";
+  for (auto &[what, ts] : groups) {
+    std::set<unsigned> ctas, warps;
+    for (const Thread *t : ts) {
+      ctas.insert(t->cta);
+      warps.insert(t->tid / 32);
+    }
+    std::string where;
+    if (ctas.size() == 1)
+      where = describeCta(*ctas.begin());
+    else
+      where = formatv("{0} CTAs", ctas.size()).str();
+    std::string warpList;
+    for (unsigned w : warps)
+      warpList += (warpList.empty() ? "" : ",") + std::to_string(w);
+    message += formatv("\n  {0} thread(s) of {1}, warp(s) {2}: {3}",
+                       ts.size(), where, warpList, what)
+                   .str();
+  }
+  finding("deadlock", message);
+}
+
+SimResult Machine::run() {
+  std::vector<size_t> order(threads.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  while (true) {
+    ++round;
+    bool progress = false;
+    if (options.random)
+      std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i : order) {
+      Thread &t = threads[i];
+      if (t.status != Status::Runnable)
+        continue;
+      unsigned budget =
+          options.random
+              ? std::uniform_int_distribution<unsigned>(1, options.quantum)(rng)
+              : options.quantum;
+      uint64_t before = result.instructions;
+      step(t, budget);
+      progress |= result.instructions != before;
+    }
+    progress |= resolveCollectives();
+    progress |= fireEvents(false);
+    for (auto &[key, nb] : bars)
+      progress |= checkBar(key.first, key.second);
+    if (result.instructions > options.maxSteps) {
+      finding("step-limit",
+              formatv("stopped after {0} instructions", result.instructions));
+      break;
+    }
+    if (progress)
+      continue;
+    // Nothing ran: let every pending completion land, then judge.
+    if (!events.empty()) {
+      fireEvents(true);
+      continue;
+    }
+    bool allExited = llvm::all_of(
+        threads, [](const Thread &t) { return t.status == Status::Exited; });
+    if (allExited) {
+      result.completed = true;
+      reportUnbalancedBytes();
+      break;
+    }
+    reportDeadlock();
+    reportUnbalancedBytes();
+    break;
+  }
+  result.rounds = round;
+  return result;
+}
+
+} // namespace
+
+Expected<SimResult> pmlir::sim::simulate(const Module &module,
+                                         StringRef kernelName,
+                                         const LaunchConfig &launch,
+                                         const SimOptions &options) {
+  const Kernel *kernel = module.lookup(kernelName);
+  if (!kernel) {
+    std::string names;
+    for (const Kernel &k : module.kernels)
+      names += (names.empty() ? "" : ", ") + k.name;
+    return createStringError("no kernel '" + kernelName +
+                             "' in the PTX (it has: " + names + ")");
+  }
+  Machine machine(module, *kernel, launch, options);
+  if (Error e = machine.setup())
+    return std::move(e);
+  return machine.run();
+}
