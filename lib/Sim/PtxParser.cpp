@@ -96,8 +96,7 @@ private:
     return 1 + std::count(src.begin(), src.begin() + pos, '\n');
   }
   Error parseEntry(size_t &pos, Kernel &kernel);
-  Expected<Operand> parseOperand(StringRef text, Kernel &kernel,
-                                 unsigned line);
+  Expected<Operand> parseOperand(StringRef text, Kernel &kernel, unsigned line);
   Expected<unsigned> reg(StringRef name, Kernel &kernel, unsigned line);
   Error parseSharedDecl(StringRef decl, std::map<std::string, SharedVar> &vars,
                         uint64_t &next);
@@ -141,9 +140,8 @@ Error Parser::parseSharedDecl(StringRef decl,
     size_t bracket = w.find('[');
     name = w.substr(0, bracket).str();
     if (bracket != StringRef::npos) {
-      StringRef n = w.substr(bracket + 1).take_until([](char c) {
-        return c == ']';
-      });
+      StringRef n =
+          w.substr(bracket + 1).take_until([](char c) { return c == ']'; });
       if (n.empty())
         dynamic = true;
       else
@@ -248,21 +246,35 @@ Expected<Operand> Parser::parseOperand(StringRef text, Kernel &kernel,
     }
     return op;
   }
-  static const char *specials[] = {
-      "%tid.",      "%ntid.",   "%ctaid.",         "%nctaid.",
-      "%laneid",    "%warpid",  "%cluster_ctarank", "%cluster_nctarank",
-      "%clock",     "%globaltimer", "%lanemask_",  "%cluster_ctaid.",
-      "%cluster_nctaid.", "%clusterid.", "%nclusterid.", "%smid",
-      "%dynamic_smem_size", "%total_smem_size", "%nwarpid", "%gridid"};
+  static const char *specials[] = {"%tid.",
+                                   "%ntid.",
+                                   "%ctaid.",
+                                   "%nctaid.",
+                                   "%laneid",
+                                   "%warpid",
+                                   "%cluster_ctarank",
+                                   "%cluster_nctarank",
+                                   "%clock",
+                                   "%globaltimer",
+                                   "%lanemask_",
+                                   "%cluster_ctaid.",
+                                   "%cluster_nctaid.",
+                                   "%clusterid.",
+                                   "%nclusterid.",
+                                   "%smid",
+                                   "%dynamic_smem_size",
+                                   "%total_smem_size",
+                                   "%nwarpid",
+                                   "%gridid"};
   for (const char *s : specials)
     if (text.starts_with(s)) {
       op.kind = Operand::Kind::Special;
       op.sym = text.str();
       return op;
     }
-  if (text.starts_with("%") ||
-      llvm::any_of(scopeRenames,
-                   [&](auto &r) { return r.first == text.str(); })) {
+  if (text.starts_with("%") || llvm::any_of(scopeRenames, [&](auto &r) {
+        return r.first == text.str();
+      })) {
     op.kind = Operand::Kind::Reg;
     Expected<unsigned> r = reg(text, kernel, line);
     if (!r)
@@ -272,8 +284,8 @@ Expected<Operand> Parser::parseOperand(StringRef text, Kernel &kernel,
   }
   // Immediates: decimal, hex, 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX floats.
   StringRef t = text;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'f' || t[1] == 'F' ||
-                                      t[1] == 'd' || t[1] == 'D')) {
+  if (t.size() > 2 && t[0] == '0' &&
+      (t[1] == 'f' || t[1] == 'F' || t[1] == 'd' || t[1] == 'D')) {
     uint64_t bits = 0;
     if (!t.drop_front(2).getAsInteger(16, bits)) {
       op.kind = Operand::Kind::Imm;
@@ -324,7 +336,8 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
       param.size = bits / 8;
       if (bracket != StringRef::npos) {
         unsigned n = 1;
-        last.substr(bracket + 1).take_until([](char c) { return c == ']'; })
+        last.substr(bracket + 1)
+            .take_until([](char c) { return c == ']'; })
             .getAsInteger(10, n);
         param.size *= n;
       }
@@ -448,8 +461,7 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
         for (StringRef name : w) {
           if (name.starts_with("."))
             continue;
-          std::string local =
-              (name + "#" + Twine(blockCounter)).str();
+          std::string local = (name + "#" + Twine(blockCounter)).str();
           scopeRenames.push_back({name.str(), local});
           scopes.back().push_back({name.str(), local});
         }
@@ -457,8 +469,8 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
       continue;
     }
     if (stmt.starts_with(".shared")) {
-      if (Error e = parseSharedDecl(stmt.drop_front(7), kernel.shared,
-                                    nextShared))
+      if (Error e =
+              parseSharedDecl(stmt.drop_front(7), kernel.shared, nextShared))
         return error(line, toString(std::move(e)));
       continue;
     }
@@ -551,7 +563,8 @@ Expected<Module> Parser::parse() {
     if (end == std::string::npos)
       break;
     StringRef head = StringRef(src).slice(pos, end).trim();
-    if (src[end] == '{' && (head.contains(".entry") || head.contains(".func"))) {
+    if (src[end] == '{' &&
+        (head.contains(".entry") || head.contains(".func"))) {
       if (head.contains(".func")) {
         // Device functions are not executed: skip the body.
         int depth = 0;
@@ -567,8 +580,7 @@ Expected<Module> Parser::parse() {
       }
       Kernel kernel;
       SmallVector<StringRef> w;
-      SplitString(head.take_until([](char c) { return c == '('; }), w,
-                  " \t\n");
+      SplitString(head.take_until([](char c) { return c == '('; }), w, " \t\n");
       kernel.name = w.empty() ? "" : w.back().str();
       if (Error e = parseEntry(pos, kernel))
         return std::move(e);
@@ -593,7 +605,8 @@ Expected<Module> Parser::parse() {
                     " \t\n");
         if (!w.empty()) {
           StringRef last = w.back();
-          std::string name = last.take_until([](char c) { return c == '['; }).str();
+          std::string name =
+              last.take_until([](char c) { return c == '['; }).str();
           GlobalVar var;
           for (StringRef v :
                splitOperands(StringRef(src).slice(end + 1, close))) {
@@ -617,7 +630,8 @@ Expected<Module> Parser::parse() {
       unsigned index = 0;
       if (w.size() >= 3 && !w[1].getAsInteger(10, index)) {
         StringRef path = head.substr(head.find('"') + 1);
-        module.files[index] = path.take_until([](char c) { return c == '"'; }).str();
+        module.files[index] =
+            path.take_until([](char c) { return c == '"'; }).str();
       }
     } else if (head.contains(".shared")) {
       StringRef decl = head.substr(head.find(".shared") + 7);

@@ -1,6 +1,7 @@
 //===- Simulator.cpp - a kernel's synchronization on the CPU ---*- C++ -*-===//
 
 #include "pipeline/Sim/Simulator.h"
+#include "pipeline-c/HangRecord.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -39,8 +40,8 @@ struct Barrier {
 enum class Status { Runnable, Blocked, AtCollective, Exited };
 
 struct Thread {
-  unsigned cta = 0;  // linear CTA index in the grid
-  unsigned tid = 0;  // linear thread index in the CTA
+  unsigned cta = 0; // linear CTA index in the grid
+  unsigned tid = 0; // linear thread index in the CTA
   unsigned xyz[3] = {0, 0, 0};
   size_t pc = 0;
   Status status = Status::Runnable;
@@ -132,7 +133,8 @@ private:
     }
     if (best.empty())
       return formatv("shared+{0}", offset).str();
-    return offset == bestOff ? best : formatv("{0}+{1}", best, offset - bestOff).str();
+    return offset == bestOff ? best
+                             : formatv("{0}+{1}", best, offset - bestOff).str();
   }
   uint64_t barrierKey(unsigned cta, uint64_t offset) const {
     return (uint64_t(cta) << 40) | offset;
@@ -214,6 +216,29 @@ private:
   std::map<std::string, uint64_t> paramOffsets;
   std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
   std::map<uint64_t, Barrier> barriers;
+  uint64_t hangRecord = 0;
+  /// A thread trapped: the kernel ends.
+  bool aborted = false;
+  /// The kernel's hang report, if it wrote one: the same text as the C++
+  /// runtime and the Python launcher print.
+  void reportHangRecord() {
+    if (!hangRecord)
+      return;
+    uint32_t words[PMLIR_HANG_NUM_WORDS];
+    for (unsigned i = 0; i < PMLIR_HANG_NUM_WORDS; ++i)
+      words[i] = uint32_t(global[hangRecord][4 * i] |
+                          global[hangRecord][4 * i + 1] << 8 |
+                          global[hangRecord][4 * i + 2] << 16 |
+                          uint32_t(global[hangRecord][4 * i + 3]) << 24);
+    std::string sites;
+    auto table = module.globals.find(PMLIR_HANG_SITES_SYMBOL);
+    if (table != module.globals.end())
+      sites.assign(table->second.init.begin(), table->second.init.end());
+    char text[1024];
+    if (pmlirFormatHangRecord(words, sites.data(), sites.size(), text,
+                              sizeof(text)))
+      finding("hang-report", text);
+  }
   std::deque<Event> events;
   uint64_t round = 0;
   // bar.sync: (cta, id) -> the threads that arrived in the current phase.
@@ -235,8 +260,7 @@ private:
     if (!needed) {
       needed = 0;
       for (unsigned i = 0; i < threadsPerCta(); ++i)
-        if (threads[size_t(cta) * threadsPerCta() + i].status !=
-            Status::Exited)
+        if (threads[size_t(cta) * threadsPerCta() + i].status != Status::Exited)
           ++needed;
     }
     if (nb.arrived < needed)
@@ -261,9 +285,9 @@ private:
 
 Error Machine::setup() {
   if (launch.args.size() != kernel.params.size())
-    return createStringError(
-        formatv("kernel {0} takes {1} arguments, got {2}", kernel.name,
-                kernel.params.size(), launch.args.size()));
+    return createStringError(formatv("kernel {0} takes {1} arguments, got {2}",
+                                     kernel.name, kernel.params.size(),
+                                     launch.args.size()));
   for (unsigned d = 0; d < 3; ++d)
     if (launch.cluster[d] == 0 || launch.grid[d] % launch.cluster[d])
       return createStringError("the grid must be a multiple of the cluster");
@@ -279,6 +303,17 @@ Error Machine::setup() {
     globalSymbols[name] = next;
     global[next] = std::move(bytes);
     next += alignTo(std::max<uint64_t>(var.size, 8), 256);
+  }
+  // A kernel compiled with the hang report: the simulator is its host and
+  // gives it a record (include/pipeline-c/HangRecord.h).
+  auto buffer = globalSymbols.find(PMLIR_HANG_BUFFER_SYMBOL);
+  if (buffer != globalSymbols.end()) {
+    hangRecord = next;
+    global[next] = std::vector<uint8_t>(PMLIR_HANG_RECORD_BYTES, 0);
+    next += 256;
+    std::vector<uint8_t> &slot = global[buffer->second];
+    for (unsigned b = 0; b < 8; ++b)
+      slot[b] = uint8_t(hangRecord >> (8 * b));
   }
   // Parameters.
   uint64_t poff = 0;
@@ -377,8 +412,11 @@ uint64_t Machine::special(Thread &t, StringRef name) {
     return ~((1ull << lane) - 1) & 0xffffffffull;
   if (name == "%lanemask_gt")
     return ~((2ull << lane) - 1) & 0xffffffffull;
+  // Time: scheduling rounds (each thread runs up to a quantum per round),
+  // so that a thread's clock advances with its own progress, not with the
+  // number of threads.
   if (name.starts_with("%clock") || name == "%globaltimer")
-    return result.instructions;
+    return round * options.quantum;
   if (name == "%smid")
     return t.cta;
   if (name == "%dynamic_smem_size")
@@ -421,9 +459,9 @@ uint64_t Machine::value(Thread &t, const Operand &op) {
 uint64_t Machine::address(Thread &t, const Operand &op) {
   if (op.kind != Operand::Kind::Mem)
     return value(t, op);
-  uint64_t base = op.memReg ? t.regs[op.reg]
-                            : (op.sym.empty() ? uint64_t(op.imm)
-                                              : symbolAddress(op.sym));
+  uint64_t base =
+      op.memReg ? t.regs[op.reg]
+                : (op.sym.empty() ? uint64_t(op.imm) : symbolAddress(op.sym));
   return base + op.offset;
 }
 
@@ -524,8 +562,8 @@ void Machine::maybeComplete(unsigned cta, uint64_t offset) {
   }
 }
 
-void Machine::arrive(unsigned cta, uint64_t offset, int64_t count,
-                     Thread *from, const Instr *in) {
+void Machine::arrive(unsigned cta, uint64_t offset, int64_t count, Thread *from,
+                     const Instr *in) {
   Barrier &b = barrierAt(cta, offset);
   if (ctaExited(cta))
     finding("exited-cta-target",
@@ -573,8 +611,8 @@ unsigned typeBits(const Instr &in) {
     StringRef p = *it;
     if (p == "pred")
       return 1;
-    if (p.size() >= 2 && (p[0] == 'b' || p[0] == 'u' || p[0] == 's' ||
-                          p[0] == 'f')) {
+    if (p.size() >= 2 &&
+        (p[0] == 'b' || p[0] == 'u' || p[0] == 's' || p[0] == 'f')) {
       unsigned bits = 0;
       if (!p.drop_front().getAsInteger(10, bits) && bits <= 64)
         return bits;
@@ -656,9 +694,11 @@ bool Machine::execute(Thread &t) {
     return false;
   }
   if (op == "trap" || op == "brkpt") {
+    // The kernel ends there (the launch fails on the GPU).
     finding("trap", formatv("thread {0} of {1} executed {2} at {3}", t.tid,
                             describeCta(t.cta), op, where(in)));
     t.status = Status::Exited;
+    aborted = true;
     return false;
   }
 
@@ -714,9 +754,8 @@ bool Machine::execute(Thread &t) {
     if (op == "xor")
       return binary([](uint64_t a, uint64_t b) { return a ^ b; });
     if (op == "shl")
-      return binary([&](uint64_t a, uint64_t b) {
-        return b >= bits ? 0 : a << b;
-      });
+      return binary(
+          [&](uint64_t a, uint64_t b) { return b >= bits ? 0 : a << b; });
     if (op == "shr")
       return binary([&](uint64_t a, uint64_t b) -> uint64_t {
         if (isSignedType(in))
@@ -733,8 +772,8 @@ bool Machine::execute(Thread &t) {
     if (op == "div" || op == "rem")
       return binary([&](uint64_t a, uint64_t b) -> uint64_t {
         if (truncBits(b, bits) == 0) {
-          finding("memory", formatv("integer division by zero at {0}",
-                                    where(in)));
+          finding("memory",
+                  formatv("integer division by zero at {0}", where(in)));
           return 0;
         }
         if (isSignedType(in)) {
@@ -752,10 +791,10 @@ bool Machine::execute(Thread &t) {
                              : truncBits(a, bits) * truncBits(b, bits);
       } else if (hi) {
         if (bits == 64) {
-          __uint128_t p = isSignedType(in)
-                              ? __uint128_t(__int128_t(int64_t(a)) *
-                                            __int128_t(int64_t(b)))
-                              : __uint128_t(a) * __uint128_t(b);
+          __uint128_t p =
+              isSignedType(in)
+                  ? __uint128_t(__int128_t(int64_t(a)) * __int128_t(int64_t(b)))
+                  : __uint128_t(a) * __uint128_t(b);
           r = uint64_t(p >> 64);
         } else {
           uint64_t p = isSignedType(in)
@@ -803,8 +842,7 @@ bool Machine::execute(Thread &t) {
       return next();
     }
     if (op == "bfe") {
-      uint64_t x = truncBits(v(1), bits), pos = v(2) & 0xff,
-               len = v(3) & 0xff;
+      uint64_t x = truncBits(v(1), bits), pos = v(2) & 0xff, len = v(3) & 0xff;
       uint64_t r = (pos >= bits || len == 0)
                        ? 0
                        : (x >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
@@ -945,8 +983,7 @@ bool Machine::execute(Thread &t) {
     unsigned each = std::max(1u, bits / 8);
     if (in.ops[1].kind == Operand::Kind::Vec) {
       for (size_t i = 0; i < in.ops[1].elems.size(); ++i)
-        store(t, addr + i * each, space, each,
-              value(t, in.ops[1].elems[i]));
+        store(t, addr + i * each, space, each, value(t, in.ops[1].elems[i]));
     } else {
       store(t, addr, space, each, v(1));
     }
@@ -992,6 +1029,16 @@ bool Machine::execute(Thread &t) {
     Place p = resolve(t, address(t, mem), space.empty() ? "shared" : space);
     Barrier &b = barrierAt(p.cta, p.offset);
     if (kind == "init") {
+      // An init of a barrier that is initialized (no inval in between):
+      // another pipeline's barriers at the same place, or a second init.
+      if (b.initialized)
+        finding("reinitialized-barrier",
+                formatv("mbarrier {0} of {1} initialized again at {2} while "
+                        "it is initialized (after {3} completed phases): "
+                        "two pipelines' barriers overlap, or a pipeline is "
+                        "initialized twice",
+                        barrierName(p.offset), describeCta(p.cta), where(in),
+                        b.phases));
       b = Barrier();
       b.initialized = true;
       b.expected = uint32_t(value(t, in.ops[1]));
@@ -1038,13 +1085,12 @@ bool Machine::execute(Thread &t) {
         finding("uninitialized-barrier",
                 formatv("a wait on mbarrier {0} of {1}, which is not "
                         "initialized ({2})",
-                        barrierName(p.offset), describeCta(p.cta),
-                        where(in)));
+                        barrierName(p.offset), describeCta(p.cta), where(in)));
         t.status = Status::Blocked;
         t.waitBarrier = barrierKey(p.cta, p.offset);
-        t.waitWhat = formatv("mbarrier {0} (not initialized)",
-                             barrierName(p.offset))
-                         .str();
+        t.waitWhat =
+            formatv("mbarrier {0} (not initialized)", barrierName(p.offset))
+                .str();
         return false;
       }
       bool parity = in.has("parity");
@@ -1061,13 +1107,35 @@ bool Machine::execute(Thread &t) {
       // A failed try_wait in a loop that polls it again blocks the thread
       // until the barrier completes a phase; a test_wait or a try_wait the
       // program does not loop on returns false.
+      // The lowering's polling loops: `@P bra done; bra head`,
+      // `not.pred Q, P; @Q bra head` or `@!P bra head`, with head at or
+      // before the try_wait. (The hang report's slow path reads the clock
+      // between polls and keeps polling: its clock decides when it
+      // reports.)
       bool loops = false;
-      if (kind == "try_wait")
-        for (size_t k = t.pc + 1;
-             k < std::min(kernel.code.size(), t.pc + 5); ++k)
-          if (kernel.code[k].is("bra") &&
-              size_t(kernel.code[k].target) <= t.pc)
-            loops = true;
+      if (kind == "try_wait" && in.ops[0].kind == Operand::Kind::Reg) {
+        unsigned p = in.ops[0].reg;
+        auto backTo = [&](size_t k) {
+          return k < kernel.code.size() && kernel.code[k].is("bra") &&
+                 size_t(kernel.code[k].target) <= t.pc;
+        };
+        size_t k = t.pc + 1;
+        if (k < kernel.code.size()) {
+          const Instr &n1 = kernel.code[k];
+          if (n1.is("bra") && n1.guard == int(p) && !n1.guardNegated &&
+              backTo(k + 1) && kernel.code[k + 1].guard < 0)
+            loops = true; // @P bra done; bra head
+          else if (n1.is("bra") && n1.guard == int(p) && n1.guardNegated &&
+                   backTo(k))
+            loops = true; // @!P bra head
+          else if (n1.is("not") && n1.ops.size() == 2 &&
+                   n1.ops[1].kind == Operand::Kind::Reg && n1.ops[1].reg == p &&
+                   k + 1 < kernel.code.size() &&
+                   kernel.code[k + 1].guard == int(n1.ops[0].reg) &&
+                   !kernel.code[k + 1].guardNegated && backTo(k + 1))
+            loops = true; // not.pred Q, P; @Q bra head
+        }
+      }
       if (!loops) {
         set(0, 0);
         return next();
@@ -1102,10 +1170,10 @@ bool Machine::execute(Thread &t) {
     if (in.has("tensor") && in.has("global") && in.ops.size() >= 3 &&
         StringRef(in.opcode).contains(".shared::cluster.global")) {
       const Operand &tmapOp = in.ops[1];
-      uint64_t tmap = tmapOp.kind == Operand::Kind::Mem
-                          ? (tmapOp.memReg ? t.regs[tmapOp.reg]
-                                           : symbolAddress(tmapOp.sym))
-                          : value(t, tmapOp);
+      uint64_t tmap =
+          tmapOp.kind == Operand::Kind::Mem
+              ? (tmapOp.memReg ? t.regs[tmapOp.reg] : symbolAddress(tmapOp.sym))
+              : value(t, tmapOp);
       auto box = tensorMapBox.find(tmap);
       if (box == tensorMapBox.end()) {
         finding("unsupported",
@@ -1173,8 +1241,8 @@ bool Machine::execute(Thread &t) {
         e.offset = p.offset;
         e.kind = Event::Arrive;
         e.amount = 1;
-        e.what = formatv("tcgen05.commit of thread {0} of {1} at {2}",
-                         t.tid, describeCta(t.cta), where(in))
+        e.what = formatv("tcgen05.commit of thread {0} of {1} at {2}", t.tid,
+                         describeCta(t.cta), where(in))
                      .str();
         events.push_back(e);
       }
@@ -1235,8 +1303,7 @@ bool Machine::execute(Thread &t) {
       }
       t.status = Status::Blocked;
       t.waitCluster = true;
-      t.waitWhat = "the cluster barrier (barrier.cluster.wait) at " +
-                   where(in);
+      t.waitWhat = "the cluster barrier (barrier.cluster.wait) at " + where(in);
       return false;
     }
     // bar.sync / barrier.sync / bar.arrive id[, count]
@@ -1252,8 +1319,7 @@ bool Machine::execute(Thread &t) {
       nb.waiting.push_back(ti);
       t.status = Status::Blocked;
       t.waitBar = id;
-      t.waitWhat =
-          formatv("bar.sync {0} at {1}", id, where(in)).str();
+      t.waitWhat = formatv("bar.sync {0} at {1}", id, where(in)).str();
     } else {
       ++t.pc;
     }
@@ -1270,8 +1336,8 @@ bool Machine::execute(Thread &t) {
     t.status = Status::Exited;
     return false;
   }
-  finding("unsupported", "'" + in.opcode + "' at " + where(in) +
-                             " (its result reads as 0)");
+  finding("unsupported",
+          "'" + in.opcode + "' at " + where(in) + " (its result reads as 0)");
   if (!in.ops.empty())
     set(0, 0);
   return next();
@@ -1306,15 +1372,16 @@ bool Machine::resolveCollectives() {
         bool isActivemask = op == "activemask";
         Thread &first = threads[base + llvm::countr_zero(here)];
         if (isActivemask) {
-          if (anyRunnable)
-            continue; // lanes still running may come
+          // The lanes that are here together at the end of the round (as
+          // with independent thread scheduling, lanes elsewhere form their
+          // own group when they come).
           needed = here;
         } else {
           // The member mask: the first operand after the results.
-          unsigned maskIndex = op == "elect" ? 1
+          unsigned maskIndex = op == "elect"  ? 1
                                : op == "shfl" ? in.ops.size() - 1
-                               : op == "bar" ? 0
-                               : in.ops.size() - 1;
+                               : op == "bar"  ? 0
+                                              : in.ops.size() - 1;
           needed = maskIndex < in.ops.size()
                        ? uint32_t(value(first, in.ops[maskIndex]))
                        : 0xffffffffu;
@@ -1422,7 +1489,7 @@ bool Machine::resolveCollectives() {
               uint64_t r = in.has("ballot") ? ballot
                            : in.has("all")  ? all
                            : in.has("any")  ? any
-                                            : (ballot == 0 || ballot == members);
+                                           : (ballot == 0 || ballot == members);
               setReg(t, in.ops[0], r);
             }
         } else if (op != "bar") {
@@ -1490,14 +1557,12 @@ void Machine::reportUnbalancedBytes() {
                       "{2} beyond the bytes its phases armed (after {3} "
                       "phases): a phase took fewer bytes than were sent "
                       "(expect_tx short) and completed early",
-                      -b.tx, barrierName(offset), describeCta(cta),
-                      b.phases));
+                      -b.tx, barrierName(offset), describeCta(cta), b.phases));
     else
       finding("missing-bytes",
               formatv("{0} transaction bytes armed on mbarrier {1} of {2} "
                       "never arrived (after {3} phases)",
-                      b.tx, barrierName(offset), describeCta(cta),
-                      b.phases));
+                      b.tx, barrierName(offset), describeCta(cta), b.phases));
   }
 }
 
@@ -1507,10 +1572,10 @@ void Machine::reportDeadlock() {
   for (const Thread &t : threads) {
     if (t.status == Status::Exited)
       continue;
-    std::string what =
-        t.status == Status::AtCollective
-            ? "'" + kernel.code[t.pc].opcode + "' at " + where(kernel.code[t.pc])
-            : t.waitWhat;
+    std::string what = t.status == Status::AtCollective
+                           ? "'" + kernel.code[t.pc].opcode + "' at " +
+                                 where(kernel.code[t.pc])
+                           : t.waitWhat;
     groups[what].push_back(&t);
   }
   std::string message = "every live thread is blocked:";
@@ -1528,8 +1593,8 @@ void Machine::reportDeadlock() {
     std::string warpList;
     for (unsigned w : warps)
       warpList += (warpList.empty() ? "" : ",") + std::to_string(w);
-    message += formatv("\n  {0} thread(s) of {1}, warp(s) {2}: {3}",
-                       ts.size(), where, warpList, what)
+    message += formatv("\n  {0} thread(s) of {1}, warp(s) {2}: {3}", ts.size(),
+                       where, warpList, what)
                    .str();
   }
   finding("deadlock", message);
@@ -1546,6 +1611,8 @@ SimResult Machine::run() {
       std::shuffle(order.begin(), order.end(), rng);
     for (size_t i : order) {
       Thread &t = threads[i];
+      if (aborted)
+        break;
       if (t.status != Status::Runnable)
         continue;
       unsigned budget =
@@ -1555,6 +1622,10 @@ SimResult Machine::run() {
       uint64_t before = result.instructions;
       step(t, budget);
       progress |= result.instructions != before;
+    }
+    if (aborted) {
+      reportHangRecord();
+      break;
     }
     progress |= resolveCollectives();
     progress |= fireEvents(false);
@@ -1576,9 +1647,11 @@ SimResult Machine::run() {
         threads, [](const Thread &t) { return t.status == Status::Exited; });
     if (allExited) {
       result.completed = true;
+      reportHangRecord();
       reportUnbalancedBytes();
       break;
     }
+    reportHangRecord();
     reportDeadlock();
     reportUnbalancedBytes();
     break;

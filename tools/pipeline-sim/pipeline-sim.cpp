@@ -35,9 +35,9 @@ static cl::opt<std::string> grid("grid", cl::desc("grid size X[,Y[,Z]]"),
                                  cl::init("1"), cl::cat(category));
 static cl::opt<std::string> block("block", cl::desc("block size X[,Y[,Z]]"),
                                   cl::init("1"), cl::cat(category));
-static cl::opt<std::string>
-    cluster("cluster", cl::desc("cluster size X[,Y[,Z]]"), cl::init("1"),
-            cl::cat(category));
+static cl::opt<std::string> cluster("cluster",
+                                    cl::desc("cluster size X[,Y[,Z]]"),
+                                    cl::init("1"), cl::cat(category));
 static cl::opt<uint64_t> smem("smem",
                               cl::desc("dynamic shared memory in bytes"),
                               cl::init(0), cl::cat(category));
@@ -63,8 +63,8 @@ static bool parseDims(StringRef text, unsigned out[3]) {
     return false;
   for (unsigned i = 0; i < 3; ++i) {
     out[i] = 1;
-    if (i < parts.size() && (parts[i].trim().getAsInteger(10, out[i]) ||
-                             out[i] == 0))
+    if (i < parts.size() &&
+        (parts[i].trim().getAsInteger(10, out[i]) || out[i] == 0))
       return false;
   }
   return true;

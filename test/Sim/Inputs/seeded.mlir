@@ -1,0 +1,264 @@
+// Seeded bugs for pipeline-sim: each defect class of the SM100 audit and of
+// the protocol checks, written as a small kernel that the simulator must
+// report at the right place (test/Sim/seeded-bugs.test). Compiled with
+// --verify-protocol=false: several are what pipeline-verify-protocol
+// rejects, the simulator is the second line. One block of 64 threads: warp
+// 0 produces (lane 0), warp 1 consumes; 2 stages.
+
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2>
+!PS = !pipeline.stage<producer, !P>
+!CS = !pipeline.stage<consumer, !P>
+!P2 = !pipeline.pipeline<stages = 2, cta_group = 2>
+!P2S = !pipeline.stage<producer, !P2>
+!P2C = !pipeline.stage<consumer, !P2>
+!TP2 = !pipeline.tile_pipeline<pipeline = !P2, k_group_size = 1, payload = [memref<2x1x8x32xi32, #WG>]>
+!TP2S = !pipeline.stage<producer, !TP2>
+!TP2C = !pipeline.stage<consumer, !TP2>
+!TS = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x8x32xi32, #WG>]>
+!TSS = !pipeline.stage<producer, !TS>
+!TSC = !pipeline.stage<consumer, !TS>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<8x32xi32, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!Tile = memref<1x8x32xi32, strided<[256, 32, 1], offset: ?>, #WG>
+!Box = memref<8x32xi32, strided<[32, 1], offset: ?>, #WG>
+
+gpu.module @seeded {
+  // A one-lane elect.sync: release_mma without elect(...) inside the branch
+  // in which lane 0 issues the MMAs; the elect.sync over the full warp never
+  // completes.
+  gpu.func @one_lane_elect(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %is_producer {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %p : !P
+          pipeline.commit %s : !PS
+        }
+      }
+    } else {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_consumer %p : !P
+          pipeline.release_mma %s : !CS
+          pipeline.release_without_signal %s : !CS
+        }
+      }
+    }
+    gpu.return
+  }
+
+  // The consumer of a CTA pair's input pipeline in both CTAs: the producers
+  // of both CTAs arrive on the leader's full barrier (count 2), so the
+  // peer's consumer waits on a full barrier nobody signals.
+  gpu.func @consumer_in_peer(%buf: memref<2x1x8x32xi32, #WG>, %n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %p = pipeline.create -> !P2
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8x32xi32, #WG>) : !P2 -> !TP2
+    pipeline.init_mbars %tp producer 2 consumer 2 cluster : !TP2
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %is_producer {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %tp : !TP2
+          pipeline.arrive %s : !TP2S
+          pipeline.release %s : !TP2S
+        }
+        pipeline.drain_producer %tp : !TP2
+      }
+    } else {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_consumer %tp : !TP2
+          pipeline.arrive %s : !TP2C
+          pipeline.release %s : !TP2C
+        }
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+
+  // Producer signals staying local on a CTA pair (the defect the lowering
+  // had): each CTA's producer arrives on its OWN full barrier by hand, the
+  // leader's MMA consumer waits for both (count 2) and never gets the
+  // peer's.
+  gpu.func @producer_local(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    %p = pipeline.create -> !P2
+    pipeline.init_mbars %p producer 2 consumer 1 cluster : !P2
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    %is_consumer = arith.cmpi eq, %warp, %c1 : index
+    %mma = arith.andi %is_consumer, %leader : i1
+    %mma0 = arith.andi %mma, %lane0 : i1
+    scf.if %is_producer {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %p : !P2
+          %bars, %id = pipeline.mbar %s : !P2S
+          %tok = nvgpu.mbarrier.arrive %bars[%id] : !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4> -> !nvgpu.mbarrier.token
+          pipeline.release %s : !P2S
+        }
+        pipeline.drain_producer %p : !P2
+      }
+    }
+    scf.if %mma0 {
+      scf.for %i = %c0 to %count step %c1 {
+        %s = pipeline.acquire_consumer %p : !P2
+        pipeline.release %s : !P2C
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+
+  // A release that reaches the leader only: the pair's MMA frees an input
+  // stage with an arrive on its own (the leader's) empty barrier by hand;
+  // the peer's producer waits on its empty barrier forever.
+  gpu.func @release_leader_only(%buf: memref<2x1x8x32xi32, #WG>, %n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    %p = pipeline.create -> !P2
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8x32xi32, #WG>) : !P2 -> !TP2
+    pipeline.init_mbars %tp producer 2 consumer 1 cluster : !TP2
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    %is_consumer = arith.cmpi eq, %warp, %c1 : index
+    %mma = arith.andi %is_consumer, %leader : i1
+    %mma0 = arith.andi %mma, %lane0 : i1
+    scf.if %is_producer {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %tp : !TP2
+          pipeline.arrive %s : !TP2S
+          pipeline.release %s : !TP2S
+        }
+        pipeline.drain_producer %tp : !TP2
+      }
+    }
+    scf.if %mma0 {
+      scf.for %i = %c0 to %count step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP2
+        %bars, %id = pipeline.mbar %s : !TP2C
+        %tok = nvgpu.mbarrier.arrive %bars[%id] : !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4> -> !nvgpu.mbarrier.token
+        pipeline.release %s : !TP2C
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+
+  // Two pipelines whose barriers overlap in the dynamic shared memory: the
+  // second init re-initializes barriers of the first.
+  gpu.func @overlap(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #WG>
+    %p = pipeline.create in %smem[%c0] : memref<?xi8, #WG> -> !P
+    %q = pipeline.create in %smem[%c8] : memref<?xi8, #WG> -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    pipeline.init_mbars %q producer 1 consumer 1 : !P
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %lane0 {
+      scf.if %is_producer {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %p : !P
+          pipeline.commit %s : !PS
+        }
+      } else {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_consumer %p : !P
+          pipeline.release %s : !CS
+        }
+      }
+    }
+    gpu.return
+  }
+
+  // Sub-byte byte counts (the defect of the default expect_tx of FP4
+  // payloads): the producer arms twice the bytes its TMA box delivers.
+  gpu.func @bytes_overarmed(%desc: !Desc, %buf: memref<2x1x8x32xi32, #WG>, %n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %armed = arith.constant 2048 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8x32xi32, #WG>) : !P -> !TS
+    pipeline.init_mbars %tp producer 1 consumer 1 : !TS
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %lane0 {
+      scf.if %is_producer {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %tp : !TS
+          pipeline.expect_tx %s bytes(%armed) : !TSS
+          %bars, %id = pipeline.mbar %s : !TSS
+          %tiles = pipeline.payload %s[0] : !TSS -> !Tile
+          %box = memref.subview %tiles[0, 0, 0] [1, 8, 32] [1, 1, 1] : !Tile to !Box
+          nvgpu.tma.async.load %desc[%c0, %c0], %bars[%id] to %box : !Desc, !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4> -> !Box
+          pipeline.release %s : !TSS
+        }
+        pipeline.drain_producer %tp : !TS
+      } else {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_consumer %tp : !TS
+          pipeline.arrive %s : !TSC
+          pipeline.release %s : !TSC
+        }
+      }
+    }
+    gpu.return
+  }
+}
