@@ -190,6 +190,21 @@ Expected<Operand> Parser::parseOperand(StringRef text, Kernel &kernel,
     op.kind = Operand::Kind::Sink;
     return op;
   }
+  // d|p: a result and its predicate (elect.sync, shfl.sync, setp).
+  if (text.contains('|') && !text.starts_with("{") && !text.starts_with("[")) {
+    op.kind = Operand::Kind::Vec;
+    SmallVector<StringRef> halves;
+    text.split(halves, '|');
+    for (StringRef h : halves) {
+      if (h.trim().empty())
+        return error(line, "a malformed operand '" + text + "'");
+      Expected<Operand> inner = parseOperand(h, kernel, line);
+      if (!inner)
+        return inner.takeError();
+      op.elems.push_back(*inner);
+    }
+    return op;
+  }
   if (text.starts_with("{")) {
     op.kind = Operand::Kind::Vec;
     for (StringRef e : splitOperands(text.drop_front().drop_back())) {
@@ -198,6 +213,8 @@ Expected<Operand> Parser::parseOperand(StringRef text, Kernel &kernel,
         return inner.takeError();
       op.elems.push_back(*inner);
     }
+    if (op.elems.empty())
+      return error(line, "an empty vector operand '" + text + "'");
     return op;
   }
   if (text.starts_with("[")) {
@@ -498,6 +515,10 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
     opcode.split(parts, '.');
     for (StringRef p : parts)
       instr.parts.push_back(p.str());
+    // Opcodes are read by position (setp.eq, shfl.sync.idx): absent parts
+    // read as empty.
+    while (instr.parts.size() < 4)
+      instr.parts.push_back("");
     if (instr.is("bra")) {
       pending.back().push_back({kernel.code.size(), rest.trim().str()});
     } else {
@@ -508,6 +529,10 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
         instr.ops.push_back(std::move(*op));
       }
     }
+    instr.numOps = instr.ops.size();
+    while (instr.ops.size() < Instr::kMinOperands)
+      instr.ops.push_back(Operand());
+    // A vector operand read as a value, or a Vec result with no elements.
     kernel.code.push_back(std::move(instr));
   }
   // Branches left: the kernel's labels (scope 0).

@@ -904,7 +904,7 @@ bool Machine::execute(Thread &t) {
         r = false;
       }
       // setp.cmp.and/or with a third predicate operand.
-      if (in.ops.size() > 3 && in.parts.size() > 2) {
+      if (in.numOps > 3 && in.parts.size() > 2) {
         bool c = v(3) & 1;
         if (in.has("and"))
           r = r && c;
@@ -951,7 +951,7 @@ bool Machine::execute(Thread &t) {
       op == "lg2" || op == "sin" || op == "cos" || op == "tanh" ||
       op == "testp" || op == "copysign" || op == "ldmatrix" ||
       op == "movmatrix") {
-    if (!in.ops.empty()) {
+    if (in.numOps != 0) {
       if (in.ops[0].kind == Operand::Kind::Vec)
         for (const Operand &e : in.ops[0].elems)
           setReg(t, e, 0);
@@ -1024,7 +1024,7 @@ bool Machine::execute(Thread &t) {
   if (op == "mbarrier") {
     StringRef kind = in.parts[1];
     std::string space = spaceOf(in);
-    bool hasState = in.ops.size() >= 2 && in.ops[0].kind != Operand::Kind::Mem;
+    bool hasState = in.numOps >= 2 && in.ops[0].kind != Operand::Kind::Mem;
     const Operand &mem = in.ops[hasState ? 1 : 0];
     Place p = resolve(t, address(t, mem), space.empty() ? "shared" : space);
     Barrier &b = barrierAt(p.cta, p.offset);
@@ -1062,7 +1062,7 @@ bool Machine::execute(Thread &t) {
                           where(in)));
         else
           b.tx += int64_t(value(t, in.ops[2]));
-      } else if (in.ops.size() > 2) {
+      } else if (in.numOps > 2) {
         count = int64_t(value(t, in.ops[2]));
       }
       if (hasState)
@@ -1128,7 +1128,7 @@ bool Machine::execute(Thread &t) {
           else if (n1.is("bra") && n1.guard == int(p) && n1.guardNegated &&
                    backTo(k))
             loops = true; // @!P bra head
-          else if (n1.is("not") && n1.ops.size() == 2 &&
+          else if (n1.is("not") && n1.numOps == 2 &&
                    n1.ops[1].kind == Operand::Kind::Reg && n1.ops[1].reg == p &&
                    k + 1 < kernel.code.size() &&
                    kernel.code[k + 1].guard == int(n1.ops[0].reg) &&
@@ -1167,7 +1167,7 @@ bool Machine::execute(Thread &t) {
   }
   if (op == "cp") {
     // cp.async.bulk.tensor ... [dst], [tmap, {coords}], [mbar] (, mask)
-    if (in.has("tensor") && in.has("global") && in.ops.size() >= 3 &&
+    if (in.has("tensor") && in.has("global") && in.numOps >= 3 &&
         StringRef(in.opcode).contains(".shared::cluster.global")) {
       const Operand &tmapOp = in.ops[1];
       uint64_t tmap =
@@ -1191,7 +1191,7 @@ bool Machine::execute(Thread &t) {
       // cta_group::2 in its pair's leader).
       bool pair = StringRef(in.opcode).contains("cta_group::2");
       std::vector<unsigned> dests;
-      if (in.has("multicast::cluster") && in.ops.size() >= 4) {
+      if (in.has("multicast::cluster") && in.numOps >= 4) {
         uint64_t mask = value(t, in.ops[3]) & 0xffff;
         for (unsigned r = 0; r < 16; ++r)
           if (mask >> r & 1)
@@ -1226,7 +1226,7 @@ bool Machine::execute(Thread &t) {
       uint64_t a = address(t, mem);
       Place p = resolve(t, a, "cluster");
       std::vector<unsigned> dests;
-      if (StringRef(in.opcode).contains("multicast") && in.ops.size() >= 2) {
+      if (StringRef(in.opcode).contains("multicast") && in.numOps >= 2) {
         uint64_t mask = value(t, in.ops[1]) & 0xffff;
         for (unsigned r = 0; r < 16; ++r)
           if (mask >> r & 1)
@@ -1254,7 +1254,7 @@ bool Machine::execute(Thread &t) {
       return next();
     }
     if (kind == "ld") {
-      if (!in.ops.empty() && in.ops[0].kind == Operand::Kind::Vec)
+      if (in.numOps != 0 && in.ops[0].kind == Operand::Kind::Vec)
         for (const Operand &e : in.ops[0].elems)
           setReg(t, e, 0);
       return next();
@@ -1262,7 +1262,7 @@ bool Machine::execute(Thread &t) {
     return next(); // mma, fence, wait, dealloc, relinquish, st, cp, shift
   }
   if (op == "wgmma") {
-    if (in.parts.size() > 1 && in.parts[1] == "mma_async" && !in.ops.empty() &&
+    if (in.parts.size() > 1 && in.parts[1] == "mma_async" && in.numOps != 0 &&
         in.ops[0].kind == Operand::Kind::Vec)
       for (const Operand &e : in.ops[0].elems)
         setReg(t, e, 0);
@@ -1307,8 +1307,8 @@ bool Machine::execute(Thread &t) {
       return false;
     }
     // bar.sync / barrier.sync / bar.arrive id[, count]
-    unsigned id = in.ops.empty() ? 0 : unsigned(v(0));
-    unsigned count = in.ops.size() > 1 ? unsigned(v(1)) : 0;
+    unsigned id = in.numOps == 0 ? 0 : unsigned(v(0));
+    unsigned count = in.numOps > 1 ? unsigned(v(1)) : 0;
     bool arriveOnly = in.has("arrive");
     NamedBarrier &nb = bars[{t.cta, id}];
     ++nb.arrived;
@@ -1338,7 +1338,7 @@ bool Machine::execute(Thread &t) {
   }
   finding("unsupported",
           "'" + in.opcode + "' at " + where(in) + " (its result reads as 0)");
-  if (!in.ops.empty())
+  if (in.numOps != 0)
     set(0, 0);
   return next();
 }
@@ -1379,10 +1379,10 @@ bool Machine::resolveCollectives() {
         } else {
           // The member mask: the first operand after the results.
           unsigned maskIndex = op == "elect"  ? 1
-                               : op == "shfl" ? in.ops.size() - 1
+                               : op == "shfl" ? in.numOps - 1
                                : op == "bar"  ? 0
-                                              : in.ops.size() - 1;
-          needed = maskIndex < in.ops.size()
+                                              : in.numOps - 1;
+          needed = maskIndex < in.numOps
                        ? uint32_t(value(first, in.ops[maskIndex]))
                        : 0xffffffffu;
           needed &= lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);

@@ -60,7 +60,12 @@ struct Instr {
   /// The guard predicate's register, or -1; negated with `@!`.
   int guard = -1;
   bool guardNegated = false;
+  /// The operands, padded with immediate zeros to kMinOperands so that a
+  /// malformed instruction reads zeros instead of past the end; numOps is
+  /// how many the text had.
   std::vector<Operand> ops;
+  unsigned numOps = 0;
+  static constexpr unsigned kMinOperands = 8;
   /// Branch target (instruction index) of bra.
   int target = -1;
   /// Line in the PTX text, and the source location of the last .loc.
