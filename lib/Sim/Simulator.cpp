@@ -35,6 +35,26 @@ struct Barrier {
   int64_t tx = 0;
   /// Completed phases.
   uint64_t phases = 0;
+  /// Who initialized it, and the synchronization epochs at the init and
+  /// at the fence.mbarrier_init after it (~0: not fenced): a use by
+  /// another thread of the CTA needs a CTA or cluster barrier after the
+  /// init, a use from another CTA the fence and a cluster barrier after it.
+  size_t initThread = ~size_t(0);
+  uint64_t initCtaEpoch = 0, initClusterEpoch = 0;
+  uint64_t fenceClusterEpoch = ~0ull;
+  bool visibilityReported = false;
+};
+
+/// A barrier event of the trace that leads to a finding.
+struct TraceEntry {
+  uint64_t round = 0;
+  size_t thread = ~size_t(0); // ~0: an asynchronous completion
+  enum Kind { Init, Arrive, ExpectTx, Bytes, Phase, Block } kind = Arrive;
+  unsigned cta = 0;
+  uint64_t offset = 0;
+  int64_t value = 0;
+  uint64_t phases = 0;
+  unsigned ptxLine = 0;
 };
 
 enum class Status { Runnable, Blocked, AtCollective, Exited };
@@ -217,6 +237,25 @@ private:
   std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
   std::map<uint64_t, Barrier> barriers;
   uint64_t hangRecord = 0;
+  /// Completed CTA barriers (any bar.sync id) per CTA, cluster barriers
+  /// per cluster (by its first CTA).
+  std::vector<uint64_t> ctaEpoch;
+  std::map<unsigned, uint64_t> clusterEpoch;
+  /// The last barrier events (a ring), printed with a deadlock.
+  std::vector<TraceEntry> trace;
+  size_t traceNext = 0;
+  static constexpr size_t kTraceSize = 512;
+  void record(TraceEntry e) {
+    e.round = round;
+    if (trace.size() < kTraceSize)
+      trace.push_back(e);
+    else
+      trace[traceNext] = e;
+    traceNext = (traceNext + 1) % kTraceSize;
+  }
+  std::string formatTrace() const;
+  /// Reports a use of the barrier by `t` before its init is visible to it.
+  void checkVisible(Thread &t, unsigned cta, uint64_t offset, const Instr &in);
   /// A thread trapped: the kernel ends.
   bool aborted = false;
   /// The kernel's hang report, if it wrote one: the same text as the C++
@@ -271,6 +310,7 @@ private:
       ++threads[o].pc;
     }
     nb = NamedBarrier();
+    ++ctaEpoch[cta];
     return true;
   }
   // barrier.cluster: per cluster (first CTA), arrivals of the current phase.
@@ -342,6 +382,7 @@ Error Machine::setup() {
   // Threads and shared memory.
   uint64_t smem = kernel.staticShared + launch.dynamicShared + 16;
   shared.assign(ctaCount(), std::vector<uint8_t>(smem, 0));
+  ctaEpoch.assign(ctaCount(), 0);
   threads.resize(size_t(ctaCount()) * threadsPerCta());
   for (unsigned c = 0; c < ctaCount(); ++c)
     for (unsigned i = 0; i < threadsPerCta(); ++i) {
@@ -558,6 +599,7 @@ void Machine::maybeComplete(unsigned cta, uint64_t offset) {
   if (b.pending <= 0 && b.tx == 0) {
     ++b.phases;
     b.pending += b.expected;
+    record({0, ~size_t(0), TraceEntry::Phase, cta, offset, 0, b.phases, 0});
     wakeBarrier(barrierKey(cta, offset));
   }
 }
@@ -579,6 +621,9 @@ void Machine::arrive(unsigned cta, uint64_t offset, int64_t count, Thread *from,
     return;
   }
   b.pending -= count;
+  record(
+      {0, from ? size_t(from->cta) * threadsPerCta() + from->tid : ~size_t(0),
+       TraceEntry::Arrive, cta, offset, count, b.phases, in ? in->ptxLine : 0});
   maybeComplete(cta, offset);
 }
 
@@ -598,6 +643,7 @@ void Machine::completeTx(unsigned cta, uint64_t offset, int64_t bytes,
     return;
   }
   b.tx -= bytes;
+  record({0, ~size_t(0), TraceEntry::Bytes, cta, offset, bytes, b.phases, 0});
   maybeComplete(cta, offset);
 }
 
@@ -1043,12 +1089,19 @@ bool Machine::execute(Thread &t) {
       b.initialized = true;
       b.expected = uint32_t(value(t, in.ops[1]));
       b.pending = b.expected;
+      b.initThread = size_t(t.cta) * threadsPerCta() + t.tid;
+      b.initCtaEpoch = ctaEpoch[p.cta];
+      b.initClusterEpoch = clusterEpoch[ctaOfRank(p.cta, 0)];
+      record({0, b.initThread, TraceEntry::Init, p.cta, p.offset,
+              int64_t(b.expected), 0, in.ptxLine});
       return next();
     }
     if (kind == "inval") {
       b.initialized = false;
       return next();
     }
+    if (b.initialized)
+      checkVisible(t, p.cta, p.offset, in);
     if (kind == "arrive" || kind == "arrive_drop") {
       bool expectTx = in.has("expect_tx");
       // Operands: [state|_], [addr], (tx bytes | count)?
@@ -1060,8 +1113,12 @@ bool Machine::execute(Thread &t) {
                           "not initialized ({2})",
                           barrierName(p.offset), describeCta(p.cta),
                           where(in)));
-        else
+        else {
           b.tx += int64_t(value(t, in.ops[2]));
+          record({0, size_t(t.cta) * threadsPerCta() + t.tid,
+                  TraceEntry::ExpectTx, p.cta, p.offset,
+                  int64_t(value(t, in.ops[2])), b.phases, in.ptxLine});
+        }
       } else if (in.numOps > 2) {
         count = int64_t(value(t, in.ops[2]));
       }
@@ -1140,6 +1197,9 @@ bool Machine::execute(Thread &t) {
         set(0, 0);
         return next();
       }
+      record({0, size_t(t.cta) * threadsPerCta() + t.tid, TraceEntry::Block,
+              p.cta, p.offset, int64_t(value(t, in.ops[2]) & 1), b.phases,
+              in.ptxLine});
       t.status = Status::Blocked;
       t.waitBarrier = barrierKey(p.cta, p.offset);
       t.waitWhat =
@@ -1158,6 +1218,14 @@ bool Machine::execute(Thread &t) {
   if (op == "mapa") {
     uint64_t a = v(1), rank = v(2);
     set(0, kCluster | (rank << 32) | (a & 0xffffffffull));
+    return next();
+  }
+  if (op == "fence" && in.has("mbarrier_init")) {
+    size_t self = size_t(t.cta) * threadsPerCta() + t.tid;
+    uint64_t epoch = clusterEpoch[ctaOfRank(t.cta, 0)];
+    for (auto &[key, b] : barriers)
+      if (b.initThread == self && b.fenceClusterEpoch == ~0ull)
+        b.fenceClusterEpoch = epoch;
     return next();
   }
   if (op == "fence" || op == "membar" || op == "nanosleep" ||
@@ -1285,6 +1353,9 @@ bool Machine::execute(Thread &t) {
         if (++clusterArrived[first] == clusterSize() * threadsPerCta()) {
           clusterArrived[first] = 0;
           ++clusterPhase[first];
+          ++clusterEpoch[first];
+          for (unsigned r = 0; r < clusterSize(); ++r)
+            ++ctaEpoch[ctaOfRank(first, r)];
           for (Thread &o : threads)
             if (o.status == Status::Blocked && o.waitCluster &&
                 ctaOfRank(o.cta, 0) == first) {
@@ -1542,6 +1613,108 @@ void Machine::step(Thread &t, unsigned budget) {
       break;
 }
 
+void Machine::checkVisible(Thread &t, unsigned cta, uint64_t offset,
+                           const Instr &in) {
+  Barrier &b = barrierAt(cta, offset);
+  size_t self = size_t(t.cta) * threadsPerCta() + t.tid;
+  if (b.visibilityReported || b.initThread == self ||
+      b.initThread == ~size_t(0))
+    return;
+  unsigned first = ctaOfRank(cta, 0);
+  bool visible;
+  if (t.cta == cta)
+    visible = ctaEpoch[cta] > b.initCtaEpoch ||
+              clusterEpoch[first] > b.initClusterEpoch;
+  else
+    visible = b.fenceClusterEpoch != ~0ull &&
+              clusterEpoch[first] > b.fenceClusterEpoch;
+  if (visible)
+    return;
+  b.visibilityReported = true;
+  finding("init-not-visible",
+          formatv("thread {0} of {1} uses mbarrier {2} of {3} at {4} before "
+                  "its init is {5}",
+                  t.tid, describeCta(t.cta), barrierName(offset),
+                  describeCta(cta), where(in),
+                  t.cta == cta
+                      ? "followed by a CTA barrier (bar.sync) or cluster "
+                        "barrier"
+                      : "fenced (fence.mbarrier_init) and followed by a "
+                        "cluster barrier"));
+}
+
+std::string Machine::formatTrace() const {
+  // Oldest first; runs of the same event by consecutive threads (the lanes
+  // of a warp) are one line; the last 16 lines are shown.
+  std::vector<const TraceEntry *> order;
+  for (size_t i = 0; i < trace.size(); ++i)
+    order.push_back(&trace[(traceNext + i) % trace.size()]);
+  auto same = [](const TraceEntry &a, const TraceEntry &b) {
+    return a.round == b.round && a.kind == b.kind && a.cta == b.cta &&
+           a.offset == b.offset && a.value == b.value && a.phases == b.phases &&
+           a.ptxLine == b.ptxLine && a.thread != ~size_t(0) &&
+           b.thread == a.thread + 1;
+  };
+  std::vector<std::string> lines;
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    while (j + 1 < order.size() && same(*order[j], *order[j + 1]))
+      ++j;
+    const TraceEntry &e = *order[i];
+    std::string who;
+    if (e.thread == ~size_t(0))
+      who = "async";
+    else {
+      unsigned first = unsigned(e.thread % threadsPerCta());
+      std::string cta = describeCta(unsigned(e.thread / threadsPerCta()));
+      who = i == j ? formatv("thread {0} of {1}", first, cta).str()
+                   : formatv("threads {0}-{1} of {2}", first,
+                             first + unsigned(j - i), cta)
+                         .str();
+    }
+    std::string bar = barrierName(e.offset) + " of " + describeCta(e.cta);
+    std::string what;
+    switch (e.kind) {
+    case TraceEntry::Init:
+      what = formatv("init {0} (count {1})", bar, e.value).str();
+      break;
+    case TraceEntry::Arrive:
+      what = formatv("arrive x{0} on {1} (phase {2})", e.value, bar, e.phases)
+                 .str();
+      break;
+    case TraceEntry::ExpectTx:
+      what = formatv("expect_tx {0} bytes on {1} (phase {2})", e.value, bar,
+                     e.phases)
+                 .str();
+      break;
+    case TraceEntry::Bytes:
+      what =
+          formatv("{0} bytes land on {1} (phase {2})", e.value, bar, e.phases)
+              .str();
+      break;
+    case TraceEntry::Phase:
+      what = formatv("{0} completes phase {1}", bar, e.phases - 1).str();
+      break;
+    case TraceEntry::Block:
+      what = formatv("waits on {0} for parity {1} (completed phases {2})", bar,
+                     e.value, e.phases)
+                 .str();
+      break;
+    }
+    lines.push_back(formatv("round {0}: {1}: {2}{3}", e.round, who, what,
+                            e.ptxLine
+                                ? formatv(" (PTX line {0})", e.ptxLine).str()
+                                : std::string())
+                        .str());
+    i = j + 1;
+  }
+  std::string out = "the last barrier events:";
+  for (size_t i = lines.size() > 16 ? lines.size() - 16 : 0; i < lines.size();
+       ++i)
+    out += "\n    " + lines[i];
+  return out;
+}
+
 /// Barriers left with transaction bytes that were delivered but never
 /// armed (a phase took fewer bytes than were sent, completed early, and the
 /// rest counted against the next phase) or armed but never delivered.
@@ -1597,6 +1770,8 @@ void Machine::reportDeadlock() {
                        where, warpList, what)
                    .str();
   }
+  if (!trace.empty())
+    message += "\n  " + formatTrace();
   finding("deadlock", message);
 }
 

@@ -261,4 +261,37 @@ gpu.module @seeded {
     }
     gpu.return
   }
+
+  // An init in a warp-role branch: the consumer warp uses the barriers
+  // before any CTA barrier follows the init (and the init's bar.sync runs
+  // in the producer warp only).
+  gpu.func @init_in_branch(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %count = arith.index_cast %n : i32 to index
+    %p = pipeline.create -> !P
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %is_producer = arith.cmpi eq, %warp, %c0 : index
+    scf.if %is_producer {
+      pipeline.init_mbars %p producer 1 consumer 1 : !P
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_producer %p : !P
+          pipeline.commit %s : !PS
+        }
+      }
+    } else {
+      scf.if %lane0 {
+        scf.for %i = %c0 to %count step %c1 {
+          %s = pipeline.acquire_consumer %p : !P
+          pipeline.release %s : !CS
+        }
+      }
+    }
+    gpu.return
+  }
 }
