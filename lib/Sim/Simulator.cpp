@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -91,6 +92,8 @@ public:
 
   Error setup();
   SimResult run();
+  /// The bounded exhaustive search (SimOptions::exhaustive).
+  SimResult explore();
 
 private:
   // Geometry.
@@ -214,6 +217,24 @@ private:
   }
   void reportDeadlock();
   void reportUnbalancedBytes();
+
+  // Exhaustive search.
+  struct Search {
+    std::set<uint64_t> visited;
+    uint64_t states = 0, transitions = 0;
+    bool bounded = false;
+    std::vector<std::string> path;
+    bool failed = false;
+    std::vector<Finding> findings;
+    std::vector<std::string> failingPath;
+  };
+  bool isVisible(const Instr &in) const;
+  /// Runs the runnable lanes of warp `w` of `cta` up to and through their
+  /// next visible instruction.
+  void stepWarp(unsigned cta, unsigned w);
+  void settle();
+  uint64_t hashState() const;
+  bool search(Search &s, unsigned depth);
   bool ctaExited(unsigned cta) const {
     for (unsigned i = 0; i < threadsPerCta(); ++i)
       if (threads[size_t(cta) * threadsPerCta() + i].status != Status::Exited)
@@ -1835,6 +1856,188 @@ SimResult Machine::run() {
   return result;
 }
 
+//===----------------------------------------------------------------------===//
+// Exhaustive search
+//===----------------------------------------------------------------------===//
+
+/// An instruction another thread or an asynchronous completion can observe
+/// or be observed by: barrier, memory, collective, asynchronous-copy and
+/// control-ending instructions. Between two of them a thread's steps
+/// commute with every other thread's, so only these are interleaved.
+bool Machine::isVisible(const Instr &in) const {
+  StringRef op = in.parts[0];
+  return op == "mbarrier" || op == "ld" || op == "st" || op == "atom" ||
+         op == "red" || op == "bar" || op == "barrier" || op == "cp" ||
+         op == "tcgen05" || op == "elect" || op == "shfl" ||
+         op == "activemask" || op == "vote" || op == "fence" || op == "trap" ||
+         op == "ret" || op == "exit" || op == "mapa";
+}
+
+void Machine::stepWarp(unsigned cta, unsigned w) {
+  unsigned perCta = threadsPerCta();
+  for (unsigned l = 0; l < 32 && w * 32 + l < perCta; ++l) {
+    Thread &t = threads[size_t(cta) * perCta + w * 32 + l];
+    for (unsigned budget = 100000;
+         budget && t.status == Status::Runnable && !aborted; --budget) {
+      bool visible = t.pc < kernel.code.size() && isVisible(kernel.code[t.pc]);
+      if (!execute(t) || visible)
+        break;
+    }
+  }
+}
+
+void Machine::settle() {
+  bool again = true;
+  while (again) {
+    again = resolveCollectives();
+    for (auto &[key, nb] : bars)
+      again |= checkBar(key.first, key.second);
+  }
+}
+
+uint64_t Machine::hashState() const {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) {
+    h ^= v;
+    h *= 1099511628211ull;
+  };
+  auto mixBytes = [&](const std::vector<uint8_t> &bytes) {
+    for (uint8_t b : bytes)
+      mix(b);
+  };
+  for (const Thread &t : threads) {
+    mix(t.pc);
+    mix(uint64_t(t.status));
+    mix(t.waitBarrier);
+    for (uint64_t r : t.regs)
+      mix(r);
+  }
+  for (auto &[key, b] : barriers) {
+    mix(key);
+    mix(b.initialized);
+    mix(uint64_t(b.pending));
+    mix(uint64_t(b.tx));
+    mix(b.phases & 1);
+  }
+  for (const Event &e : events) {
+    mix(e.cta);
+    mix(e.offset);
+    mix(uint64_t(e.amount));
+    mix(uint64_t(e.kind));
+  }
+  for (auto &[key, nb] : bars)
+    mix(nb.arrived);
+  for (auto &[c, n] : clusterArrived)
+    mix(n);
+  for (const std::vector<uint8_t> &mem : shared)
+    mixBytes(mem);
+  for (auto &[base, bytes] : global)
+    mixBytes(bytes);
+  return h;
+}
+
+bool Machine::search(Search &s, unsigned depth) {
+  if (!s.visited.insert(hashState()).second)
+    return false;
+  if (++s.states > options.maxStates) {
+    s.bounded = true;
+    return true;
+  }
+  auto fail = [&] {
+    s.failed = true;
+    s.findings = result.findings;
+    s.failingPath = s.path;
+    return true;
+  };
+  if (aborted) {
+    reportHangRecord();
+    return fail();
+  }
+  if (!result.findings.empty())
+    return fail();
+  // The enabled actions: a warp with a runnable lane runs to its next
+  // visible step; a pending asynchronous completion lands.
+  std::vector<std::pair<unsigned, unsigned>> warps;
+  unsigned perCta = threadsPerCta(), nw = (perCta + 31) / 32;
+  for (unsigned c = 0; c < ctaCount(); ++c)
+    for (unsigned w = 0; w < nw; ++w)
+      for (unsigned l = 0; l < 32 && w * 32 + l < perCta; ++l)
+        if (threads[size_t(c) * perCta + w * 32 + l].status ==
+            Status::Runnable) {
+          warps.push_back({c, w});
+          break;
+        }
+  if (warps.empty() && events.empty()) {
+    if (llvm::all_of(threads, [](const Thread &t) {
+          return t.status == Status::Exited;
+        })) {
+      reportUnbalancedBytes();
+      return result.findings.empty() ? false : fail();
+    }
+    reportDeadlock();
+    return fail();
+  }
+  if (depth >= options.maxDepth) {
+    s.bounded = true;
+    return false;
+  }
+  // Each successor lives on the heap: the search recurses once per step.
+  for (auto [c, w] : warps) {
+    auto nextPtr = std::make_unique<Machine>(*this);
+    Machine &next = *nextPtr;
+    ++next.round;
+    next.stepWarp(c, w);
+    next.settle();
+    ++s.transitions;
+    s.path.push_back(formatv("warp {0} of {1} steps", w, describeCta(c)).str());
+    if (next.search(s, depth + 1))
+      return true;
+    s.path.pop_back();
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    auto nextPtr = std::make_unique<Machine>(*this);
+    Machine &next = *nextPtr;
+    ++next.round;
+    Event e = next.events[i];
+    next.events.erase(next.events.begin() + i);
+    if (e.kind == Event::CompleteTx)
+      next.completeTx(e.cta, e.offset, e.amount, e.what);
+    else
+      next.arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
+    next.settle();
+    ++s.transitions;
+    s.path.push_back(formatv("{0} lands ({1} on {2} of {3})", e.what,
+                             e.kind == Event::CompleteTx ? "bytes" : "arrival",
+                             barrierName(e.offset), describeCta(e.cta))
+                         .str());
+    if (next.search(s, depth + 1))
+      return true;
+    s.path.pop_back();
+  }
+  return false;
+}
+
+SimResult Machine::explore() {
+  Search s;
+  settle();
+  search(s, 0);
+  result.findings = s.findings;
+  result.completed = !s.failed;
+  result.statesExplored = s.states;
+  result.transitions = s.transitions;
+  result.bounded = s.bounded;
+  if (s.failed && !s.failingPath.empty()) {
+    std::string schedule = "the schedule that leads there:";
+    size_t from = s.failingPath.size() > 40 ? s.failingPath.size() - 40 : 0;
+    if (from)
+      schedule += formatv("\n    ... {0} earlier steps", from).str();
+    for (size_t i = from; i < s.failingPath.size(); ++i)
+      schedule += "\n    " + s.failingPath[i];
+    result.findings.push_back({"schedule", schedule});
+  }
+  return result;
+}
+
 } // namespace
 
 Expected<SimResult> pmlir::sim::simulate(const Module &module,
@@ -1852,5 +2055,5 @@ Expected<SimResult> pmlir::sim::simulate(const Module &module,
   Machine machine(module, *kernel, launch, options);
   if (Error e = machine.setup())
     return std::move(e);
-  return machine.run();
+  return options.exhaustive ? machine.explore() : machine.run();
 }

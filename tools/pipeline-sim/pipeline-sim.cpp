@@ -52,6 +52,20 @@ static cl::opt<unsigned>
               cl::desc("seeded random schedules to run after the "
                        "round-robin one (seeds 1..N)"),
               cl::init(0), cl::cat(category));
+static cl::opt<bool>
+    exhaustive("exhaustive",
+               cl::desc("explore every order of the warps' visible steps and "
+                        "of the asynchronous completions (bounded by "
+                        "--max-states and --max-depth), instead of schedules"),
+               cl::init(false), cl::cat(category));
+static cl::opt<uint64_t>
+    maxStates("max-states",
+              cl::desc("the exhaustive search's bound on distinct states"),
+              cl::init(200000), cl::cat(category));
+static cl::opt<unsigned>
+    maxDepth("max-depth",
+             cl::desc("the exhaustive search's bound on steps per schedule"),
+             cl::init(5000), cl::cat(category));
 static cl::opt<uint64_t> maxSteps("max-steps",
                                   cl::desc("instruction budget per run"),
                                   cl::init(200000000), cl::cat(category));
@@ -128,6 +142,26 @@ int main(int argc, char **argv) {
     name = module->kernels.front().name;
   }
   bool anyFinding = false;
+  if (exhaustive) {
+    SimOptions options;
+    options.exhaustive = true;
+    options.maxStates = maxStates;
+    options.maxDepth = maxDepth;
+    options.maxSteps = maxSteps;
+    Expected<SimResult> result = simulate(*module, name, launch, options);
+    if (!result)
+      return fail(toString(result.takeError()));
+    outs() << name << " (exhaustive): "
+           << (result->findings.empty() ? "no finding" : "FAILED") << ", "
+           << result->statesExplored << " states, " << result->transitions
+           << " transitions"
+           << (result->bounded ? ", stopped at a bound"
+                               : ", every order explored")
+           << "\n";
+    for (const Finding &f : result->findings)
+      outs() << "  " << f.kind << ": " << f.message << "\n";
+    return result->findings.empty() ? 0 : 1;
+  }
   for (unsigned run = 0; run <= schedules; ++run) {
     SimOptions options;
     options.random = run > 0;

@@ -63,6 +63,15 @@ struct SimOptions {
   unsigned asyncDelay = 2;
   /// Stop (with a finding) after this many instructions.
   uint64_t maxSteps = 200000000;
+  /// The bounded exhaustive search instead of one schedule: every order of
+  /// the warps' visible steps (barrier, memory, collective, asynchronous
+  /// copy) and of the asynchronous completions, depth first, states
+  /// hashed so that each is explored once; a warp's runnable lanes step
+  /// together. Stops at the first finding (with its schedule), after
+  /// maxStates states or below maxDepth steps.
+  bool exhaustive = false;
+  uint64_t maxStates = 200000;
+  unsigned maxDepth = 5000;
 };
 
 struct Finding {
@@ -77,6 +86,11 @@ struct SimResult {
   bool completed = false;
   uint64_t instructions = 0;
   uint64_t rounds = 0;
+  /// The exhaustive search: distinct states, transitions, and whether a
+  /// bound stopped it before every order was explored.
+  uint64_t statesExplored = 0;
+  uint64_t transitions = 0;
+  bool bounded = false;
   std::vector<Finding> findings;
 };
 
