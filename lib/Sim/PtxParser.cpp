@@ -13,7 +13,7 @@ bool Instr::has(StringRef part) const {
   return llvm::is_contained(parts, part);
 }
 
-const Kernel *Module::lookup(StringRef name) const {
+const Kernel *PtxModule::lookup(StringRef name) const {
   for (const Kernel &k : kernels)
     if (k.name == name)
       return &k;
@@ -86,7 +86,7 @@ SmallVector<StringRef> splitOperands(StringRef text) {
 class Parser {
 public:
   Parser(StringRef text) : src(stripComments(text)), orig(text) {}
-  Expected<Module> parse();
+  Expected<PtxModule> parse();
 
 private:
   Error error(unsigned line, const Twine &message) {
@@ -103,7 +103,7 @@ private:
 
   std::string src;
   StringRef orig;
-  Module module;
+  PtxModule module;
   /// Register name -> index for the kernel being parsed; the names of an
   /// inline-asm block are renamed with the block's number.
   StringMap<unsigned> regs;
@@ -554,7 +554,7 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
   return Error::success();
 }
 
-Expected<Module> Parser::parse() {
+Expected<PtxModule> Parser::parse() {
   size_t pos = 0;
   while (pos < src.size()) {
     while (pos < src.size() && isSpace(src[pos]))
@@ -698,6 +698,6 @@ Expected<Module> Parser::parse() {
 
 } // namespace
 
-Expected<Module> pmlir::sim::parsePtx(StringRef text) {
+Expected<PtxModule> pmlir::sim::parsePtx(StringRef text) {
   return Parser(text).parse();
 }

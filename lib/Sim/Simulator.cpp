@@ -86,7 +86,7 @@ struct Event {
 
 class Machine {
 public:
-  Machine(const Module &m, const Kernel &k, const LaunchConfig &l,
+  Machine(const PtxModule &m, const Kernel &k, const LaunchConfig &l,
           const SimOptions &o)
       : module(m), kernel(k), launch(l), options(o), rng(o.seed) {}
 
@@ -242,7 +242,7 @@ private:
     return true;
   }
 
-  const Module &module;
+  const PtxModule &module;
   const Kernel &kernel;
   const LaunchConfig &launch;
   const SimOptions &options;
@@ -2040,7 +2040,7 @@ SimResult Machine::explore() {
 
 } // namespace
 
-Expected<SimResult> pmlir::sim::simulate(const Module &module,
+Expected<SimResult> pmlir::sim::simulate(const PtxModule &module,
                                          StringRef kernelName,
                                          const LaunchConfig &launch,
                                          const SimOptions &options) {

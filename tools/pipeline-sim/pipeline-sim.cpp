@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
   if (!buffer)
     return fail("cannot read '" + inputFilename +
                 "': " + buffer.getError().message());
-  Expected<Module> module = parsePtx((*buffer)->getBuffer());
+  Expected<PtxModule> module = parsePtx((*buffer)->getBuffer());
   if (!module)
     return fail(toString(module.takeError()));
   std::string name = kernelName;

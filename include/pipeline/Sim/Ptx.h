@@ -107,7 +107,7 @@ struct GlobalVar {
   std::vector<uint8_t> init;
 };
 
-struct Module {
+struct PtxModule {
   std::string target;
   std::vector<Kernel> kernels;
   std::map<std::string, GlobalVar> globals;
@@ -118,7 +118,7 @@ struct Module {
 };
 
 /// Parses `text`; errors name the PTX line.
-llvm::Expected<Module> parsePtx(llvm::StringRef text);
+llvm::Expected<PtxModule> parsePtx(llvm::StringRef text);
 
 } // namespace pmlir::sim
 

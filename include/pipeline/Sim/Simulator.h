@@ -97,7 +97,8 @@ struct SimResult {
 /// Runs `kernel` of `module` with `launch`. Fails (llvm::Error) only on a
 /// bad launch (argument count, sizes); what the kernel does wrong is in
 /// the result's findings.
-llvm::Expected<SimResult> simulate(const Module &module, llvm::StringRef kernel,
+llvm::Expected<SimResult> simulate(const PtxModule &module,
+                                   llvm::StringRef kernel,
                                    const LaunchConfig &launch,
                                    const SimOptions &options);
 
