@@ -73,6 +73,7 @@ struct Thread {
   unsigned waitBar = ~0u;       // bar.sync id
   bool waitCluster = false;
   uint64_t lastPoll = ~0ull;
+  uint64_t waitParity = 0;
 };
 
 struct Event {
@@ -560,6 +561,8 @@ Machine::Place Machine::resolve(Thread &t, uint64_t addr, StringRef space) {
 
 uint64_t Machine::load(Thread &t, uint64_t addr, StringRef space,
                        unsigned bytes) {
+  // Registers hold 64 bits: a wider access (b128) reads its low 8 bytes.
+  bytes = std::min(bytes, 8u);
   if (space == "param" ||
       (addr >= kParamBase && addr < kParamBase + params.size())) {
     uint64_t off = addr - kParamBase, v = 0;
@@ -587,6 +590,10 @@ uint64_t Machine::load(Thread &t, uint64_t addr, StringRef space,
 
 void Machine::store(Thread &t, uint64_t addr, StringRef space, unsigned bytes,
                     uint64_t v) {
+  if (bytes > 8) { // b128: the high half is opaque (zero)
+    store(t, addr + 8, space, bytes - 8, 0);
+    bytes = 8;
+  }
   Place p = resolve(t, addr, space);
   if (p.shared) {
     std::vector<uint8_t> &mem = shared[p.cta];
@@ -1223,6 +1230,7 @@ bool Machine::execute(Thread &t) {
               in.ptxLine});
       t.status = Status::Blocked;
       t.waitBarrier = barrierKey(p.cta, p.offset);
+      t.waitParity = value(t, in.ops[2]) & 1;
       t.waitWhat =
           formatv("mbarrier {0} of {1}: waits for the phase of parity {2} "
                   "(completed phases {3}, {4} of {5} arrivals pending, {6} "
@@ -1306,6 +1314,44 @@ bool Machine::execute(Thread &t) {
       return next();
     }
     // Other bulk copies (stores, commit/wait groups): no barrier.
+    return next();
+  }
+  if (op == "clusterlaunchcontrol") {
+    // try_cancel [resp], [mbar]: every CTA of the grid already runs here,
+    // so the response is "not canceled" (16 zero bytes), written to the
+    // response of this CTA (or, multicast, of every CTA of the cluster),
+    // whose barrier then completes 16 transaction bytes.
+    if (in.parts[1] == "try_cancel") {
+      uint64_t resp = address(t, in.ops[0]);
+      Place mp = resolve(t, address(t, in.ops[1]), "shared");
+      std::vector<unsigned> dests;
+      if (StringRef(in.opcode).contains("multicast"))
+        for (unsigned r = 0; r < clusterSize(); ++r)
+          dests.push_back(ctaOfRank(t.cta, r));
+      else
+        dests.push_back(t.cta);
+      for (unsigned d : dests) {
+        std::vector<uint8_t> &mem = shared[d];
+        for (unsigned b = 0; b < 16 && (resp & 0xffffffffull) + b < mem.size();
+             ++b)
+          mem[(resp & 0xffffffffull) + b] = 0;
+        Event e;
+        e.due = round + options.asyncDelay;
+        e.cta = d;
+        e.offset = mp.offset;
+        e.kind = Event::CompleteTx;
+        e.amount = 16;
+        e.what = formatv("the cluster launch control response of thread {0} "
+                         "of {1} at {2}",
+                         t.tid, describeCta(t.cta), where(in))
+                     .str();
+        events.push_back(e);
+      }
+      return next();
+    }
+    // query_cancel.is_canceled: false (nothing was canceled); the CTA id
+    // queries read 0.
+    set(0, 0);
     return next();
   }
   if (op == "tcgen05") {
@@ -1770,6 +1816,21 @@ void Machine::reportDeadlock() {
                            ? "'" + kernel.code[t.pc].opcode + "' at " +
                                  where(kernel.code[t.pc])
                            : t.waitWhat;
+    // A barrier wait: the barrier's state now, not when the thread blocked.
+    auto b = barriers.find(t.waitBarrier);
+    if (t.status == Status::Blocked && b != barriers.end() &&
+        b->second.initialized && t.pc < kernel.code.size()) {
+      unsigned cta = unsigned(t.waitBarrier >> 40);
+      uint64_t offset = t.waitBarrier & ((1ull << 40) - 1);
+      const Barrier &bar = b->second;
+      what = formatv("mbarrier {0} of {1}: waits for the phase of parity {2} "
+                     "(completed phases {3}, {4} of {5} arrivals pending, {6} "
+                     "transaction bytes pending) at {7}",
+                     barrierName(offset), describeCta(cta), t.waitParity,
+                     bar.phases, bar.pending, bar.expected, bar.tx,
+                     where(kernel.code[t.pc]))
+                 .str();
+    }
     groups[what].push_back(&t);
   }
   std::string message = "every live thread is blocked:";
