@@ -96,6 +96,17 @@ private:
     return 1 + std::count(src.begin(), src.begin() + pos, '\n');
   }
   Error parseEntry(size_t &pos, Kernel &kernel);
+  /// `.file N "path"`: the path of file N, for the .loc directives.
+  void parseFileDirective(StringRef stmt) {
+    SmallVector<StringRef> w;
+    SplitString(stmt, w, " \t");
+    unsigned index = 0;
+    if (w.size() >= 3 && !w[1].getAsInteger(10, index)) {
+      StringRef path = stmt.substr(stmt.find('"') + 1);
+      module.files[index] =
+          path.take_until([](char c) { return c == '"'; }).str();
+    }
+  }
   Expected<Operand> parseOperand(StringRef text, Kernel &kernel, unsigned line);
   Expected<unsigned> reg(StringRef name, Kernel &kernel, unsigned line);
   Error parseSharedDecl(StringRef decl, std::map<std::string, SharedVar> &vars,
@@ -450,14 +461,7 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
     StringRef stmt = StringRef(src).slice(start, end).trim();
     pos = end + 1;
     if (stmt.starts_with(".file")) {
-      SmallVector<StringRef> w;
-      SplitString(stmt, w, " \t");
-      unsigned index = 0;
-      if (w.size() >= 3 && !w[1].getAsInteger(10, index)) {
-        StringRef path = stmt.substr(stmt.find('"') + 1);
-        module.files[index] =
-            path.take_until([](char c) { return c == '"'; }).str();
-      }
+      parseFileDirective(stmt);
       continue;
     }
     if (stmt.starts_with(".loc")) {
@@ -571,16 +575,8 @@ Expected<PtxModule> Parser::parse() {
       StringRef lineText = StringRef(src).slice(pos, eol).trim();
       if (lineText.starts_with(".target"))
         module.target = lineText.drop_front(7).trim().str();
-      if (lineText.starts_with(".file")) {
-        SmallVector<StringRef> w;
-        SplitString(lineText, w, " \t");
-        unsigned index = 0;
-        if (w.size() >= 3 && !w[1].getAsInteger(10, index)) {
-          StringRef path = lineText.substr(lineText.find('"') + 1);
-          module.files[index] =
-              path.take_until([](char c) { return c == '"'; }).str();
-        }
-      }
+      if (lineText.starts_with(".file"))
+        parseFileDirective(lineText);
       pos = eol == std::string::npos ? src.size() : eol + 1;
       continue;
     }

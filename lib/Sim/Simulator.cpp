@@ -132,6 +132,14 @@ private:
     unsigned x = base[0] + r[0], y = base[1] + r[1], z = base[2] + r[2];
     return x + launch.grid[0] * (y + launch.grid[1] * z);
   }
+  /// The CTAs of `t`'s cluster that a 16-bit multicast mask names.
+  std::vector<unsigned> ctasOfMask(const Thread &t, uint64_t mask) const {
+    std::vector<unsigned> ctas;
+    for (unsigned r = 0; r < 16 && r < clusterSize(); ++r)
+      if (mask >> r & 1)
+        ctas.push_back(ctaOfRank(t.cta, r));
+    return ctas;
+  }
   std::string describeCta(unsigned cta) const {
     unsigned c[3];
     ctaCoords(cta, c);
@@ -539,6 +547,13 @@ Machine::Place Machine::resolve(Thread &t, uint64_t addr, StringRef space) {
   if (tag == kCluster) {
     p.shared = true;
     unsigned rank = unsigned((addr >> 32) & 0xffff);
+    if (rank >= clusterSize()) {
+      finding("memory", formatv("a shared::cluster address of cluster rank "
+                                "{0}, outside the cluster of {1} CTA(s)",
+                                rank, clusterSize()));
+      rank = clusterRank(t.cta);
+      p.valid = false;
+    }
     p.cta = ctaOfRank(t.cta, rank);
     p.offset = addr & 0xffffffffull;
     return p;
@@ -1287,15 +1302,10 @@ bool Machine::execute(Thread &t) {
       // bytes on the barrier at the same offset (in its own CTA, or with
       // cta_group::2 in its pair's leader).
       bool pair = StringRef(in.opcode).contains("cta_group::2");
-      std::vector<unsigned> dests;
-      if (in.has("multicast::cluster") && in.numOps >= 4) {
-        uint64_t mask = value(t, in.ops[3]) & 0xffff;
-        for (unsigned r = 0; r < 16; ++r)
-          if (mask >> r & 1)
-            dests.push_back(ctaOfRank(t.cta, r));
-      } else {
-        dests.push_back(t.cta);
-      }
+      std::vector<unsigned> dests =
+          in.has("multicast::cluster") && in.numOps >= 4
+              ? ctasOfMask(t, value(t, in.ops[3]))
+              : std::vector<unsigned>{t.cta};
       for (unsigned d : dests) {
         unsigned target = mp.cta;
         if (dests.size() > 1 || d != t.cta)
@@ -1360,15 +1370,10 @@ bool Machine::execute(Thread &t) {
       const Operand &mem = in.ops[0];
       uint64_t a = address(t, mem);
       Place p = resolve(t, a, "cluster");
-      std::vector<unsigned> dests;
-      if (StringRef(in.opcode).contains("multicast") && in.numOps >= 2) {
-        uint64_t mask = value(t, in.ops[1]) & 0xffff;
-        for (unsigned r = 0; r < 16; ++r)
-          if (mask >> r & 1)
-            dests.push_back(ctaOfRank(t.cta, r));
-      } else {
-        dests.push_back(p.cta);
-      }
+      std::vector<unsigned> dests =
+          StringRef(in.opcode).contains("multicast") && in.numOps >= 2
+              ? ctasOfMask(t, value(t, in.ops[1]))
+              : std::vector<unsigned>{p.cta};
       for (unsigned d : dests) {
         Event e;
         e.due = round + options.asyncDelay;
