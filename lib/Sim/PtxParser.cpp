@@ -646,14 +646,7 @@ Expected<PtxModule> Parser::parse() {
     if (head.starts_with(".target")) {
       module.target = head.drop_front(7).trim().str();
     } else if (head.starts_with(".file")) {
-      SmallVector<StringRef> w;
-      SplitString(head, w, " \t");
-      unsigned index = 0;
-      if (w.size() >= 3 && !w[1].getAsInteger(10, index)) {
-        StringRef path = head.substr(head.find('"') + 1);
-        module.files[index] =
-            path.take_until([](char c) { return c == '"'; }).str();
-      }
+      parseFileDirective(head);
     } else if (head.contains(".shared")) {
       StringRef decl = head.substr(head.find(".shared") + 7);
       if (Error e = parseSharedDecl(decl, moduleShared, moduleSharedEnd))

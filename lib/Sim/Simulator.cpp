@@ -179,6 +179,17 @@ private:
     if (op.kind == Operand::Kind::Reg)
       t.regs[op.reg] = v;
   }
+  /// A result that may carry a predicate (`d|p`, elect.sync, shfl.sync,
+  /// setp): `v` to d, `p` to the predicate if there is one.
+  void setResult(Thread &t, const Operand &res, uint64_t v, bool p) {
+    if (res.kind != Operand::Kind::Vec) {
+      setReg(t, res, v);
+      return;
+    }
+    setReg(t, res.elems[0], v);
+    if (res.elems.size() > 1)
+      setReg(t, res.elems[1], p);
+  }
   uint64_t address(Thread &t, const Operand &op);
   uint64_t symbolAddress(StringRef sym);
 
@@ -1002,13 +1013,7 @@ bool Machine::execute(Thread &t) {
         else if (in.has("xor"))
           r = r != c;
       }
-      if (in.ops[0].kind == Operand::Kind::Vec) { // p|q
-        setReg(t, in.ops[0].elems[0], r);
-        if (in.ops[0].elems.size() > 1)
-          setReg(t, in.ops[0].elems[1], !r);
-      } else {
-        set(0, r);
-      }
+      setResult(t, in.ops[0], r, !r); // p|q: q is the complement
       return next();
     }
     if (op == "cvt") {
@@ -1553,17 +1558,13 @@ bool Machine::resolveCollectives() {
           unsigned leader = llvm::countr_zero(members);
           for (unsigned l = 0; l < lanes; ++l)
             if (members >> l & 1) {
-              Thread &t = threads[base + l];
-              const Operand &res = in.ops[0];
+              // r|p: the leader's lane and whether this lane is it; a
+              // lone result is the predicate.
               bool elected = l == leader;
-              if (res.kind == Operand::Kind::Vec) { // r|p
-                if (res.elems.size() > 0)
-                  setReg(t, res.elems[0], leader);
-                if (res.elems.size() > 1)
-                  setReg(t, res.elems[1], elected);
-              } else {
-                setReg(t, res, elected);
-              }
+              if (in.ops[0].kind == Operand::Kind::Vec)
+                setResult(threads[base + l], in.ops[0], leader, elected);
+              else
+                setReg(threads[base + l], in.ops[0], elected);
             }
         } else if (op == "activemask") {
           for (unsigned l = 0; l < lanes; ++l)
@@ -1603,15 +1604,7 @@ bool Machine::resolveCollectives() {
               pval = unsigned(j) <= maxL;
             if (!pval)
               j = int(l);
-            uint64_t out = vals[unsigned(j) & 31];
-            const Operand &res = in.ops[0];
-            if (res.kind == Operand::Kind::Vec) {
-              setReg(t, res.elems[0], out);
-              if (res.elems.size() > 1)
-                setReg(t, res.elems[1], pval);
-            } else {
-              setReg(t, res, out);
-            }
+            setResult(t, in.ops[0], vals[unsigned(j) & 31], pval);
           }
         } else if (op == "vote") {
           uint32_t ballot = 0;
@@ -1620,8 +1613,6 @@ bool Machine::resolveCollectives() {
             if (members >> l & 1) {
               Thread &t = threads[base + l];
               bool p = value(t, in.ops[1]) & 1;
-              bool neg = in.ops[1].kind == Operand::Kind::Reg && false;
-              (void)neg;
               ballot |= uint32_t(p) << l;
               all &= p;
               any |= p;
