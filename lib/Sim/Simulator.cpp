@@ -241,6 +241,13 @@ private:
   // Exhaustive search.
   struct Search {
     std::set<uint64_t> visited;
+    /// The states of the current path (the cycle proviso of the
+    /// reduction).
+    std::set<uint64_t> onPath;
+    /// Whether the kernel reads global memory, and writes it, anywhere:
+    /// a unit's global access depends on other units' only then.
+    bool kernelReadsGlobal = false, kernelWritesGlobal = false;
+    uint64_t reducedStates = 0;
     uint64_t states = 0, transitions = 0;
     bool bounded = false;
     std::vector<std::string> path;
@@ -249,6 +256,18 @@ private:
     std::vector<std::string> failingPath;
   };
   bool isVisible(const Instr &in) const;
+  /// The unit of independence of the partial-order reduction: CTAs reach
+  /// each other's barriers and shared memory only inside their cluster, so
+  /// a cluster's steps commute with every other cluster's steps unless
+  /// both touch global memory.
+  unsigned unitOf(unsigned cta) const { return ctaOfRank(cta, 0); }
+  /// A successor's step depends on other units' steps: it read global
+  /// memory that the kernel writes somewhere, or wrote global memory that
+  /// the kernel reads somewhere.
+  bool touchesOtherUnits(const Search &s) const {
+    return (globalReads && s.kernelWritesGlobal) ||
+           (globalWrites && s.kernelReadsGlobal);
+  }
   /// Runs the runnable lanes of warp `w` of `cta` up to and through their
   /// next visible instruction.
   void stepWarp(unsigned cta, unsigned w);
@@ -278,6 +297,9 @@ private:
   std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
   std::map<uint64_t, Barrier> barriers;
   uint64_t hangRecord = 0;
+  /// Set by any access of global memory (the reduction's footprint of a
+  /// step; reset before each step of the exhaustive search).
+  bool globalReads = false, globalWrites = false;
   /// Completed CTA barriers (any bar.sync id) per CTA, cluster barriers
   /// per cluster (by its first CTA).
   std::vector<uint64_t> ctaEpoch;
@@ -604,6 +626,7 @@ uint64_t Machine::load(Thread &t, uint64_t addr, StringRef space,
       v |= uint64_t(mem[p.offset + b]) << (8 * b);
     return v;
   }
+  globalReads = true;
   auto it = global.upper_bound(p.global);
   if (it == global.begin())
     return 0;
@@ -627,6 +650,7 @@ void Machine::store(Thread &t, uint64_t addr, StringRef space, unsigned bytes,
       mem[p.offset + b] = uint8_t(v >> (8 * b));
     return;
   }
+  globalWrites = true;
   auto it = global.upper_bound(p.global);
   if (it == global.begin())
     return;
@@ -1994,7 +2018,8 @@ uint64_t Machine::hashState() const {
 }
 
 bool Machine::search(Search &s, unsigned depth) {
-  if (!s.visited.insert(hashState()).second)
+  uint64_t here = hashState();
+  if (!s.visited.insert(here).second)
     return false;
   if (++s.states > options.maxStates) {
     s.bounded = true;
@@ -2014,17 +2039,23 @@ bool Machine::search(Search &s, unsigned depth) {
     return fail();
   // The enabled actions: a warp with a runnable lane runs to its next
   // visible step; a pending asynchronous completion lands.
-  std::vector<std::pair<unsigned, unsigned>> warps;
+  struct Move {
+    bool isEvent;
+    unsigned cta, index; // the warp, or the event's position
+  };
+  std::vector<Move> moves;
   unsigned perCta = threadsPerCta(), nw = (perCta + 31) / 32;
   for (unsigned c = 0; c < ctaCount(); ++c)
     for (unsigned w = 0; w < nw; ++w)
       for (unsigned l = 0; l < 32 && w * 32 + l < perCta; ++l)
         if (threads[size_t(c) * perCta + w * 32 + l].status ==
             Status::Runnable) {
-          warps.push_back({c, w});
+          moves.push_back({false, c, w});
           break;
         }
-  if (warps.empty() && events.empty()) {
+  for (size_t i = 0; i < events.size(); ++i)
+    moves.push_back({true, events[i].cta, unsigned(i)});
+  if (moves.empty()) {
     if (llvm::all_of(threads, [](const Thread &t) {
           return t.status == Status::Exited;
         })) {
@@ -2038,44 +2069,96 @@ bool Machine::search(Search &s, unsigned depth) {
     s.bounded = true;
     return false;
   }
+
   // Each successor lives on the heap: the search recurses once per step.
-  for (auto [c, w] : warps) {
-    auto nextPtr = std::make_unique<Machine>(*this);
-    Machine &next = *nextPtr;
-    ++next.round;
-    next.stepWarp(c, w);
-    next.settle();
+  auto successor = [&](const Move &m, std::string *label) {
+    auto next = std::make_unique<Machine>(*this);
+    ++next->round;
+    next->globalReads = next->globalWrites = false;
+    if (!m.isEvent) {
+      next->stepWarp(m.cta, m.index);
+      if (label)
+        *label =
+            formatv("warp {0} of {1} steps", m.index, describeCta(m.cta)).str();
+    } else {
+      Event e = next->events[m.index];
+      next->events.erase(next->events.begin() + m.index);
+      if (e.kind == Event::CompleteTx)
+        next->completeTx(e.cta, e.offset, e.amount, e.what);
+      else
+        next->arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
+      if (label)
+        *label = formatv("{0} lands ({1} on {2} of {3})", e.what,
+                         e.kind == Event::CompleteTx ? "bytes" : "arrival",
+                         barrierName(e.offset), describeCta(e.cta))
+                     .str();
+    }
+    next->settle();
+    return next;
+  };
+
+  // The partial-order reduction (an ample set): the moves of one unit
+  // (cluster) suffice when none of them touches another unit (global memory
+  // that other units may touch) and none closes a cycle of the current path
+  // (so that no other unit's move is postponed forever). Another unit's
+  // moves commute with them and stay enabled; a deadlock or a finding
+  // reachable in the full graph stays reachable.
+  std::vector<const Move *> chosen;
+  s.onPath.insert(here);
+  std::vector<unsigned> units;
+  for (const Move &m : moves)
+    if (!llvm::is_contained(units, unitOf(m.cta)))
+      units.push_back(unitOf(m.cta));
+  if (options.reduce && units.size() > 1) {
+    for (unsigned u : units) {
+      std::vector<const Move *> ample;
+      bool ok = true;
+      for (const Move &m : moves) {
+        if (unitOf(m.cta) != u)
+          continue;
+        std::unique_ptr<Machine> next = successor(m, nullptr);
+        if (next->touchesOtherUnits(s) || s.onPath.count(next->hashState())) {
+          ok = false;
+          break;
+        }
+        ample.push_back(&m);
+      }
+      if (ok) {
+        chosen = std::move(ample);
+        ++s.reducedStates;
+        break;
+      }
+    }
+  }
+  if (chosen.empty())
+    for (const Move &m : moves)
+      chosen.push_back(&m);
+
+  for (const Move *m : chosen) {
+    std::string label;
+    std::unique_ptr<Machine> next = successor(*m, &label);
     ++s.transitions;
-    s.path.push_back(formatv("warp {0} of {1} steps", w, describeCta(c)).str());
-    if (next.search(s, depth + 1))
+    s.path.push_back(std::move(label));
+    if (next->search(s, depth + 1))
       return true;
     s.path.pop_back();
   }
-  for (size_t i = 0; i < events.size(); ++i) {
-    auto nextPtr = std::make_unique<Machine>(*this);
-    Machine &next = *nextPtr;
-    ++next.round;
-    Event e = next.events[i];
-    next.events.erase(next.events.begin() + i);
-    if (e.kind == Event::CompleteTx)
-      next.completeTx(e.cta, e.offset, e.amount, e.what);
-    else
-      next.arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
-    next.settle();
-    ++s.transitions;
-    s.path.push_back(formatv("{0} lands ({1} on {2} of {3})", e.what,
-                             e.kind == Event::CompleteTx ? "bytes" : "arrival",
-                             barrierName(e.offset), describeCta(e.cta))
-                         .str());
-    if (next.search(s, depth + 1))
-      return true;
-    s.path.pop_back();
-  }
+  s.onPath.erase(here);
   return false;
 }
 
 SimResult Machine::explore() {
   Search s;
+  for (const Instr &in : kernel.code) {
+    StringRef op = in.parts[0];
+    std::string space = spaceOf(in);
+    if (space != "" && space != "global")
+      continue;
+    if (op == "ld" || op == "ldu" || op == "atom" || op == "red")
+      s.kernelReadsGlobal = true;
+    if (op == "st" || op == "atom" || op == "red")
+      s.kernelWritesGlobal = true;
+  }
   settle();
   search(s, 0);
   result.findings = s.findings;
@@ -2083,6 +2166,7 @@ SimResult Machine::explore() {
   result.statesExplored = s.states;
   result.transitions = s.transitions;
   result.bounded = s.bounded;
+  result.reducedStates = s.reducedStates;
   if (s.failed && !s.failingPath.empty()) {
     std::string schedule = "the schedule that leads there:";
     size_t from = s.failingPath.size() > 40 ? s.failingPath.size() - 40 : 0;

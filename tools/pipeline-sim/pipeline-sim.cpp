@@ -66,6 +66,11 @@ static cl::opt<unsigned>
     maxDepth("max-depth",
              cl::desc("the exhaustive search's bound on steps per schedule"),
              cl::init(5000), cl::cat(category));
+static cl::opt<bool> noReduction(
+    "no-reduction",
+    cl::desc("the exhaustive search explores the orders of independent "
+             "clusters' steps too (no partial-order reduction)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<uint64_t> maxSteps("max-steps",
                                   cl::desc("instruction budget per run"),
                                   cl::init(200000000), cl::cat(category));
@@ -147,6 +152,7 @@ int main(int argc, char **argv) {
     options.exhaustive = true;
     options.maxStates = maxStates;
     options.maxDepth = maxDepth;
+    options.reduce = !noReduction;
     options.maxSteps = maxSteps;
     Expected<SimResult> result = simulate(*module, name, launch, options);
     if (!result)
@@ -154,8 +160,10 @@ int main(int argc, char **argv) {
     outs() << name << " (exhaustive): "
            << (result->findings.empty() ? "no finding" : "FAILED") << ", "
            << result->statesExplored << " states, " << result->transitions
-           << " transitions"
-           << (result->bounded ? ", stopped at a bound"
+           << " transitions";
+    if (result->reducedStates)
+      outs() << ", " << result->reducedStates << " reduced to one cluster";
+    outs() << (result->bounded ? ", stopped at a bound"
                                : ", every order explored")
            << "\n";
     for (const Finding &f : result->findings)

@@ -71,6 +71,11 @@ struct SimOptions {
   /// maxStates states or below maxDepth steps.
   bool exhaustive = false;
   uint64_t maxStates = 200000;
+  /// The partial-order reduction of the exhaustive search: where no step
+  /// of a cluster touches global memory that another cluster's steps may
+  /// touch, only that cluster's steps are explored from a state (the other
+  /// clusters' steps commute with them).
+  bool reduce = true;
   unsigned maxDepth = 5000;
 };
 
@@ -90,6 +95,9 @@ struct SimResult {
   /// bound stopped it before every order was explored.
   uint64_t statesExplored = 0;
   uint64_t transitions = 0;
+  /// States where the partial-order reduction explored one cluster's
+  /// steps only.
+  uint64_t reducedStates = 0;
   bool bounded = false;
   std::vector<Finding> findings;
 };
