@@ -237,6 +237,7 @@ private:
   }
   void reportDeadlock();
   void reportUnbalancedBytes();
+  void reportPartialPhases();
 
   // Exhaustive search.
   struct Search {
@@ -1826,6 +1827,26 @@ void Machine::reportUnbalancedBytes() {
   }
 }
 
+/// At the end of a kernel that ran to its end, every phase of every
+/// barrier got exactly its count: arrivals left in a phase that never
+/// completed are arrivals beyond the count of the phases before (a signal
+/// too many) or a phase left short (its waiters were gone).
+void Machine::reportPartialPhases() {
+  for (auto &[key, b] : barriers) {
+    if (!b.initialized || b.pending == int64_t(b.expected))
+      continue;
+    unsigned cta = unsigned(key >> 40);
+    uint64_t offset = key & ((1ull << 40) - 1);
+    finding("partial-phase",
+            formatv("mbarrier {0} of {1} ended with {2} of the {3} arrivals "
+                    "of its phase {4} (after {4} complete phases): a signal "
+                    "beyond the arrivals its phases count, or a phase left "
+                    "short",
+                    barrierName(offset), describeCta(cta),
+                    int64_t(b.expected) - b.pending, b.expected, b.phases));
+  }
+}
+
 void Machine::reportDeadlock() {
   // Group the blocked threads by what they wait for.
   std::map<std::string, std::vector<const Thread *>> groups;
@@ -1926,6 +1947,7 @@ SimResult Machine::run() {
       result.completed = true;
       reportHangRecord();
       reportUnbalancedBytes();
+      reportPartialPhases();
       break;
     }
     reportHangRecord();
@@ -2060,6 +2082,7 @@ bool Machine::search(Search &s, unsigned depth) {
           return t.status == Status::Exited;
         })) {
       reportUnbalancedBytes();
+      reportPartialPhases();
       return result.findings.empty() ? false : fail();
     }
     reportDeadlock();
