@@ -30,12 +30,14 @@
 //                            k_group_size = 1: one 64-wide k-block of A and
 //                            B per stage): acquire_producer (this CTA's
 //                            empty barrier) -> expect_tx (leader only, both
-//                            CTAs' bytes) -> 2 TMA loads .cta_group::2
-//                            completing on the LEADER's full barrier ->
+//                            CTAs' bytes) -> 2 tma_loads (.cta_group::2,
+//                            completing on the LEADER's full barrier) ->
 //                            release (steps); drain_producer at the end.
 //   warp 1, leader CTA (MMA) consumer of the input pipeline, producer of the
 //                            accumulator pipeline (2 stages of 256 TMEM
-//                            columns): per tile acquire_producer; per
+//                            columns, tmem = true: its waits and signals
+//                            carry the tcgen05 fences): per tile
+//                            acquire_producer; per
 //                            k-block acquire_consumer -> 4 x tcgen05.mma
 //                            (K = 64) -> release_mma (tcgen05.commit
 //                            multicast to both CTAs' empty barriers) ->
@@ -108,8 +110,7 @@
 
 !In = !pipeline.pipeline<stages = 6, cta_group = 2>
 !InTP = !pipeline.tile_pipeline<pipeline = !In, k_group_size = 1, payload = [!ATiles, !BTiles]>
-!Acc = !pipeline.pipeline<stages = 2, cta_group = 2>
-!G = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 12>
+!Acc = !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
 
 module attributes {gpu.container_module} {
 
@@ -160,8 +161,6 @@ gpu.module @gemm_sm100 {
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
     %odd = arith.andi %rank, %i1 : i32
     %is_leader_cta = arith.cmpi eq, %odd, %i0 : i32
-    // The leader of this CTA's pair: rank & ~1.
-    %leader_rank = arith.subi %rank, %odd : i32
     // This CTA's 128-row half of the tile: the leader the first, the peer the
     // second (rows of A and C, and rows of B = columns of C).
     %half = arith.muli %odd, %i128 : i32
@@ -245,39 +244,16 @@ gpu.module @gemm_sm100 {
             // The leader arms its full barrier for both CTAs' 2 x 32 KiB;
             // the peer does nothing here.
             pipeline.expect_tx %s : !pipeline.stage<producer, !InTP>
-            %bars, %id = pipeline.mbar %s : !pipeline.stage<producer, !InTP>
-            %full = nvgpu.mbarrier.get %bars[%id] : !G -> i64
-            %full_ptr = llvm.inttoptr %full : i64 to !llvm.ptr<3>
-            // The same stage's full barrier in the leader CTA. With
-            // .cta_group::2 the TMA accepts a barrier of either CTA of the
-            // pair (no pipeline op names the leader's barrier).
-            %leader_full = nvvm.mapa %full_ptr, %leader_rank : !llvm.ptr<3> -> !llvm.ptr<7>
-            %leader_full_int = llvm.ptrtoint %leader_full : !llvm.ptr<7> to i64
-            %leader_full_ptr = llvm.inttoptr %leader_full_int : i64 to !llvm.ptr<3>
             %a = pipeline.payload %s[0] : !pipeline.stage<producer, !InTP> -> !AStage
             %b = pipeline.payload %s[1] : !pipeline.stage<producer, !InTP> -> !BStage
-            %a_base, %a_off, %a_sz:3, %a_st:3 = memref.extract_strided_metadata %a
-                : !AStage -> !Bf16Ptr, index, index, index, index, index, index, index
-            %b_base, %b_off, %b_sz:3, %b_st:3 = memref.extract_strided_metadata %b
-                : !BStage -> !Bf16Ptr, index, index, index, index, index, index, index
-            %a_ptr = memref.extract_aligned_pointer_as_index %a_base : !Bf16Ptr -> index
-            %b_ptr = memref.extract_aligned_pointer_as_index %b_base : !Bf16Ptr -> index
-            %a_eoff = arith.muli %a_off, %c2 : index
-            %b_eoff = arith.muli %b_off, %c2 : index
-            %a_addr = arith.addi %a_ptr, %a_eoff : index
-            %b_addr = arith.addi %b_ptr, %b_eoff : index
-            %a_addr_i64 = arith.index_cast %a_addr : index to i64
-            %b_addr_i64 = arith.index_cast %b_addr : index to i64
-            %a_local = llvm.inttoptr %a_addr_i64 : i64 to !llvm.ptr<3>
-            %b_local = llvm.inttoptr %b_addr_i64 : i64 to !llvm.ptr<3>
-            %a_dst = llvm.addrspacecast %a_local : !llvm.ptr<3> to !llvm.ptr<7>
-            %b_dst = llvm.addrspacecast %b_local : !llvm.ptr<3> to !llvm.ptr<7>
-            // Boxes past M, N or K are zero-filled and still count their
-            // full bytes toward the transaction.
-            nvvm.cp.async.bulk.tensor.shared.cluster.global %a_dst, %a_map, %leader_full_ptr, box[%k0, %m_row]
-                {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<7>, !llvm.ptr
-            nvvm.cp.async.bulk.tensor.shared.cluster.global %b_dst, %b_map, %leader_full_ptr, box[%k0, %n_row]
-                {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<7>, !llvm.ptr
+            // The 2-SM loads (.cta_group::2): into this CTA's own stage,
+            // completing on the LEADER's full barrier, where the MMA waits
+            // for both halves. Boxes past M, N or K are zero-filled and
+            // still count their full bytes toward the transaction.
+            pipeline.tma_load %s, %a_map[%k0, %m_row] -> %a
+                : !pipeline.stage<producer, !InTP>, !llvm.ptr, !AStage
+            pipeline.tma_load %s, %b_map[%k0, %n_row] -> %b
+                : !pipeline.stage<producer, !InTP>, !llvm.ptr, !BStage
             // The producer handle only steps: the TMA completes the stage.
             pipeline.release %s : !pipeline.stage<producer, !InTP>
           }
@@ -298,9 +274,10 @@ gpu.module @gemm_sm100 {
         scf.for %t = %pair_id to %num_tiles step %num_pairs : i32 {
           // Waits until both CTAs' epilogues have read this accumulator
           // stage (their arrivals land on the leader's empty barrier).
+          // (tmem = true: the acquire ends in tcgen05.fence::after_thread_sync,
+          // which orders these MMAs after the epilogues' tcgen05.ld of the
+          // stage.)
           %acc = pipeline.acquire_producer %accp : !Acc
-          // Order the MMAs after the epilogues' tcgen05.ld of the stage.
-          nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
           %acc_stage = pipeline.index %acc : !pipeline.stage<producer, !Acc>
           %acc_stage_i32 = arith.index_cast %acc_stage : index to i32
           %acc_col = arith.muli %acc_stage_i32, %i256 : i32
@@ -389,8 +366,9 @@ gpu.module @gemm_sm100 {
             %m_warp = arith.addi %m_cta, %q32_i32 : i32
             // Waits on this CTA's accumulator full barrier; the exit
             // arrives on the leader CTA's empty barrier.
+            // (tmem = true: entering the region fences after the wait,
+            // leaving it fences before the arrival.)
             pipeline.consume %accp as %e : !Acc {
-              nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
               %acc_stage = pipeline.index %e : !pipeline.stage<consumer, !Acc>
               %acc_stage_i32 = arith.index_cast %acc_stage : index to i32
               %acc_col = arith.muli %acc_stage_i32, %i256 : i32
@@ -453,9 +431,6 @@ gpu.module @gemm_sm100 {
                   nvvm.cp.async.bulk.commit.group
                 }
               }
-              // Order the TMEM reads before the release (the exit of
-              // consume arrives on the leader's empty barrier).
-              nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
             }
           }
           // The staging buffers stay allocated until the TMA has read them.

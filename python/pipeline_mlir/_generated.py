@@ -129,6 +129,16 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
  'pipeline.step': {'arguments': {'stage': 'operand'},
                    'format': '$stage attr-dict `:` qualified(type($stage))',
                    'results': {}},
+ 'pipeline.tma_load': {'arguments': {'coordinates': 'variadic',
+                                     'descriptor': 'operand',
+                                     'dst': 'operand',
+                                     'multicast_mask': 'optional',
+                                     'stage': 'operand'},
+                       'format': '$stage `,` $descriptor `[` $coordinates `]` `->` $dst '
+                                 '(`multicast` `(` $multicast_mask^ `)`)? attr-dict `:` '
+                                 'qualified(type($stage)) `,` qualified(type($descriptor)) `,` '
+                                 'qualified(type($dst))',
+                       'results': {}},
  'pipeline.try_acquire_consumer': {'arguments': {'pipeline': 'operand'},
                                    'format': '$pipeline attr-dict `:` '
                                              'qualified(type($pipeline))',

@@ -382,6 +382,12 @@ void waitParity(OpBuilder &b, Location loc, const Lowered &l, Role role,
                  /*convergent=*/knownStage(l).has_value());
 }
 
+void tmemFence(OpBuilder &b, Location loc, const Lowered &l,
+               NVVM::Tcgen05FenceKind kind) {
+  if (l.type.getTmem())
+    NVVM::Tcgen05FenceOp::create(b, loc, kind);
+}
+
 /// %cluster_ctarank & ~1: the leader CTA of this CTA's pair.
 static Value leaderCtaRank(OpBuilder &b, Location loc) {
   Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
@@ -490,6 +496,7 @@ void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
   Value id = signalBarrierId(b, loc, l.type, role, stage, sub);
   ConsumerTargets targets =
       role == Role::consumer ? consumerTargets(l) : producerTargets(l);
+  tmemFence(b, loc, l, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   arriveOn(b, loc, l.barriers, id, targets);
 }
 
@@ -518,12 +525,61 @@ void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
   });
 }
 
+/// The shared-memory address of `memref`'s first element, as a
+/// shared::cluster pointer of this CTA.
+static Value sharedClusterAddress(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  unsigned elementBytes = std::max(1u, type.getElementTypeBitWidth() / 8);
+  Value offset = arith::MulIOp::create(b, loc, metadata.getOffset(),
+                                       constIndex(b, loc, elementBytes));
+  Value address = arith::AddIOp::create(b, loc, base, offset);
+  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  auto cluster = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Value local = LLVM::IntToPtrOp::create(b, loc, shared, address64);
+  return LLVM::AddrSpaceCastOp::create(b, loc, cluster, local);
+}
+
+void tmaLoad(OpBuilder &b, Location loc, const Lowered &l, Value descriptor,
+             ValueRange coordinates, Value dst, Value multicastMask) {
+  Value id = fullBarrierId(b, loc, l.type, l.stage, 0);
+  Value barrier = barrierPointer(b, loc, l.barriers, id);
+  NVVM::CTAGroupKindAttr group;
+  if (l.type.getCtaGroup() == 2) {
+    // The 2-SM load completes on the stage's full barrier in the leader CTA
+    // of the pair. The instruction takes the barrier as a 32-bit shared
+    // address: mapa gives the leader's shared::cluster address, which the
+    // .cta_group::2 form accepts in that operand.
+    auto cluster = LLVM::LLVMPointerType::get(
+        b.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value remote =
+        NVVM::MapaOp::create(b, loc, cluster, barrier, leaderCtaRank(b, loc));
+    Value bits = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), remote);
+    barrier = LLVM::IntToPtrOp::create(b, loc, barrier.getType(), bits);
+    group =
+        NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_2);
+  }
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, sharedClusterAddress(b, loc, dst), descriptor, coordinates,
+      barrier, /*im2colOffsets=*/ValueRange(), multicastMask,
+      /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      group, /*predicate=*/Value());
+}
+
 RoleState waitCurrent(OpBuilder &b, Location loc, const Lowered &l, Role role,
                       unsigned sub) {
   RoleState state = loadRole(b, loc, l, role);
   Value id =
       waitBarrierId(b, loc, l.type, role, toIndex(b, loc, state.stage), sub);
   waitParity(b, loc, l, role, id, state);
+  tmemFence(b, loc, l, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   return state;
 }
 
@@ -539,6 +595,7 @@ Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l, Role role,
     Value id = waitBarrierId(b, loc, l.type, role, stage, sub);
     waitParity(b, loc, l, role, id, state);
   }
+  tmemFence(b, loc, l, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   return stage;
 }
 

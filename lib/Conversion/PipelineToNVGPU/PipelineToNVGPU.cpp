@@ -454,6 +454,8 @@ struct DrainProducerOpLowering : ErasingPipelineOpLowering<DrainProducerOp> {
                          stepRole(b, loc, l, Role::producer);
                          scf::YieldOp::create(b, loc);
                        });
+    // After the last consumer's release: TMEM may be freed or reused.
+    tmemFence(rewriter, loc, l, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   }
 };
 
@@ -578,6 +580,23 @@ struct ExpectTxOpLowering : ErasingPipelineOpLowering<ExpectTxOp> {
     }
     nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, l.barriers, bytes,
                                             id, isLeader);
+  }
+};
+
+/// pipeline.tma_load: cp.async.bulk.tensor into dst, completing on the
+/// stage's full barrier (the leader's with cta_group = 2).
+struct TmaLoadOpLowering : ErasingPipelineOpLowering<TmaLoadOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
+
+  void emit(TmaLoadOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> coordinates;
+    for (ValueRange c : adaptor.getCoordinates())
+      coordinates.push_back(single(c));
+    Value mask =
+        op.getMulticastMask() ? single(adaptor.getMulticastMask()) : Value();
+    tmaLoad(rewriter, op.getLoc(), l, single(adaptor.getDescriptor()),
+            coordinates, single(adaptor.getDst()), mask);
   }
 };
 
@@ -847,6 +866,7 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
            MbarOpLowering,                 // pipeline.mbar
            ArriveOpLowering,               // pipeline.arrive
            ExpectTxOpLowering,             // pipeline.expect_tx
+           TmaLoadOpLowering,              // pipeline.tma_load
            PayloadOpLowering,              // pipeline.payload
            ReleaseOpLowering,              // pipeline.release
            ReleaseWithoutSignalOpLowering, // pipeline.release_without_signal

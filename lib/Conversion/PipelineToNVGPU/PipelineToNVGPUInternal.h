@@ -11,6 +11,8 @@
 #include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Types.h"
@@ -183,6 +185,21 @@ bool consumerReleaseSignals(const Lowered &l);
 /// `targets` unless they are the local CTA alone.
 void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
                  Value id, ConsumerTargets targets);
+
+/// On a tensor-memory accumulator pipeline (tmem = true), the tcgen05 fence
+/// that orders this thread's tcgen05 accesses against the barrier
+/// synchronization around it: after_thread_sync after a wait,
+/// before_thread_sync before a signal. Nothing on other pipelines.
+void tmemFence(OpBuilder &b, Location loc, const Lowered &l,
+               mlir::NVVM::Tcgen05FenceKind kind);
+
+/// One TMA load of the box at `coordinates` of the tensor map at
+/// `descriptor` into `dst` (this CTA's shared memory), completing on the
+/// full barrier of the handle's stage: this CTA's, or with cta_group = 2
+/// the leader's (.cta_group::2); multicast to the CTAs of `multicastMask`
+/// when given.
+void tmaLoad(OpBuilder &b, Location loc, const Lowered &l, Value descriptor,
+             ValueRange coordinates, Value dst, Value multicastMask);
 
 /// `role` waits, with its current phase, on the barrier it waits on for
 /// its current stage. Returns the state it waited with.

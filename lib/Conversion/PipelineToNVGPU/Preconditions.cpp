@@ -84,6 +84,15 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
              << cuda::getChipsWith(ChipCapability::Tcgen05Lowering)
              << " (chip from " << targets.origin << ")";
     if (auto create = dyn_cast<CreateOp>(op);
+        create && create.getResult().getType().getTmem() &&
+        !has(ChipCapability::Tcgen05Lowering))
+      return op->emitOpError()
+             << "expects tmem = false on " << chip
+             << ": the tcgen05 fences of a tensor-memory accumulator "
+                "pipeline need "
+             << cuda::getChipsWith(ChipCapability::Tcgen05Lowering)
+             << " (chip from " << targets.origin << ")";
+    if (auto create = dyn_cast<CreateOp>(op);
         create && create.getResult().getType().getCtaGroup() == 2 &&
         !has(ChipCapability::Tcgen05))
       return op->emitOpError()

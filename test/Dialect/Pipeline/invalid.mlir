@@ -510,3 +510,36 @@ func.func @yield_outside() {
 #WG = #gpu.address_space<workgroup>
 // expected-error @+1 {{expects payload #0 to hold a whole number of bytes per stage (the bytes expect_tx arms and TMA delivers), got 12 bits of 'f4E2M1FN' per stage in 'memref<2x1x3xf4E2M1FN, #gpu.address_space<workgroup>>'}}
 func.func private @odd_bits() -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2>, k_group_size = 1, payload = [memref<2x1x3xf4E2M1FN, #WG>]>
+
+// -----
+
+#WG = #gpu.address_space<workgroup>
+!TP = !pipeline.tile_pipeline<pipeline = <stages = 2>, k_group_size = 1, payload = [memref<2x1x32x64xbf16, #WG>]>
+func.func @tma_load_dynamic_box(%s: !pipeline.stage<producer, !TP>, %map: !llvm.ptr, %dst: memref<?x64xbf16, #WG>) {
+  %i0 = arith.constant 0 : i32
+  // expected-error @+1 {{'pipeline.tma_load' op expects a destination of static shape (its bytes are the box's), got 'memref<?x64xbf16, #gpu.address_space<workgroup>>'}}
+  pipeline.tma_load %s, %map[%i0, %i0] -> %dst : !pipeline.stage<producer, !TP>, !llvm.ptr, memref<?x64xbf16, #WG>
+  return
+}
+
+// -----
+
+#WG = #gpu.address_space<workgroup>
+!TP = !pipeline.tile_pipeline<pipeline = <stages = 2>, k_group_size = 1, payload = [memref<2x1x32x64xbf16, #WG>]>
+func.func @tma_load_rank6(%s: !pipeline.stage<producer, !TP>, %map: !llvm.ptr, %dst: memref<32x64xbf16, #WG>) {
+  %i0 = arith.constant 0 : i32
+  // expected-error @+1 {{'pipeline.tma_load' op expects 1 to 5 coordinates (a tensor of rank 1 to 5), got 6}}
+  pipeline.tma_load %s, %map[%i0, %i0, %i0, %i0, %i0, %i0] -> %dst : !pipeline.stage<producer, !TP>, !llvm.ptr, memref<32x64xbf16, #WG>
+  return
+}
+
+// -----
+
+#WG = #gpu.address_space<workgroup>
+!TP = !pipeline.tile_pipeline<pipeline = <stages = 2>, k_group_size = 1, payload = [memref<2x1x32x64xbf16, #WG>]>
+func.func @tma_load_consumer(%s: !pipeline.stage<consumer, !TP>, %map: !llvm.ptr, %dst: memref<32x64xbf16, #WG>) {
+  %i0 = arith.constant 0 : i32
+  // expected-error @+1 {{'pipeline.tma_load' op operand #0 must be}}
+  pipeline.tma_load %s, %map[%i0, %i0] -> %dst : !pipeline.stage<consumer, !TP>, !llvm.ptr, memref<32x64xbf16, #WG>
+  return
+}

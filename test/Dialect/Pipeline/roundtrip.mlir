@@ -131,7 +131,7 @@ func.func @scoped() -> index {
 }
 
 // CHECK-LABEL: func.func @tiles
-func.func @tiles(%a: !Tiles, %b: !Scales, %ready: i1) {
+func.func @tiles(%a: !Tiles, %b: !Scales, %ready: i1, %map: !llvm.ptr, %mask: i16) {
   %p = pipeline.create -> !P
   // CHECK: pipeline.input_tile_pipeline %{{.*}} payload(%{{.*}}, %{{.*}} : memref<4x2x64x32xf16, #gpu.address_space<workgroup>>, memref<4x2x16xi8, #gpu.address_space<workgroup>>)
   %tp = pipeline.input_tile_pipeline %p payload(%a, %b : !Tiles, !Scales) : !P -> !T
@@ -149,6 +149,11 @@ func.func @tiles(%a: !Tiles, %b: !Scales, %ready: i1) {
   %t0 = pipeline.payload %s[0] : !pipeline.stage<producer, !T> -> memref<2x64x32xf16, strided<[2048, 32, 1], offset: ?>, #gpu.address_space<workgroup>>
   // CHECK: pipeline.payload %{{.*}}[1] : {{.*}} -> memref<2x16xi8, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>
   %t1 = pipeline.payload %s[1] : !pipeline.stage<producer, !T> -> memref<2x16xi8, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>
+  %k = arith.constant 0 : i32
+  // CHECK: pipeline.tma_load %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] -> %{{.*}} : !pipeline.stage<producer, {{.*}}>, !llvm.ptr, memref<2x64x32xf16
+  pipeline.tma_load %s, %map[%k, %k, %k] -> %t0 : !pipeline.stage<producer, !T>, !llvm.ptr, memref<2x64x32xf16, strided<[2048, 32, 1], offset: ?>, #gpu.address_space<workgroup>>
+  // CHECK: pipeline.tma_load %{{.*}}, %{{.*}}[%{{.*}}] -> %{{.*}} multicast(%{{.*}}) : !pipeline.stage<producer
+  pipeline.tma_load %s, %map[%k] -> %t1 multicast(%mask) : !pipeline.stage<producer, !T>, !llvm.ptr, memref<2x16xi8, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>
   pipeline.release %s : !pipeline.stage<producer, !T>
   pipeline.drain_producer %tp : !T
   return

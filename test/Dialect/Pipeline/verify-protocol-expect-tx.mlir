@@ -201,3 +201,64 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// pipeline.tma_load on a CTA pair: both CTAs' loads complete on the
+// leader's barrier, so each load counts twice; a stage of two payload
+// arrays where only the A half is loaded arms twice what arrives.
+#WG = #gpu.address_space<workgroup>
+!In = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !In, k_group_size = 1, payload = [memref<2x1x32x64xbf16, #WG>, memref<2x1x32x64xbf16, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x64xbf16, strided<[2048, 64, 1], offset: ?>, #WG>
+gpu.module @m {
+  gpu.func @pair_forgets_b(%map: !llvm.ptr, %a: memref<2x1x32x64xbf16, #WG>, %b: memref<2x1x32x64xbf16, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %in = pipeline.create -> !In
+    %tp = pipeline.input_tile_pipeline %in payload(%a, %b : memref<2x1x32x64xbf16, #WG>, memref<2x1x32x64xbf16, #WG>) : !In -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 cluster : !TP
+    scf.for %i = %c0 to %n step %c1 {
+      %s = pipeline.acquire_producer %tp : !TP
+      // expected-error @+1 {{expects the TMA loads that complete on this stage's full barrier to deliver the 16384 bytes that expect_tx arms (the stage's payload: 8192 bytes x 2 CTAs of the pair), got 8192: 1 load of 4096 bytes (box 1x32x64xbf16) from each CTA of the pair}}
+      pipeline.expect_tx %s : !PS
+      %ta = pipeline.payload %s[0] : !PS -> !Tiles
+      // expected-note @+1 {{load completing on the barrier}}
+      pipeline.tma_load %s, %map[%i0, %i0] -> %ta : !PS, !llvm.ptr, !Tiles
+      pipeline.release %s : !PS
+    }
+    pipeline.drain_producer %tp : !TP
+    gpu.return
+  }
+}
+
+// -----
+
+// The most common Hopper mistake, written with the dialect's load: the
+// producer issues its TMA loads and never arms their bytes.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x64xbf16, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x64xbf16, strided<[2048, 64, 1], offset: ?>, #WG>
+gpu.module @m {
+  gpu.func @never_armed(%map: !llvm.ptr, %a: memref<2x1x32x64xbf16, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%a : memref<2x1x32x64xbf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 : !TP
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-note @+1 {{the stage handle}}
+      %s = pipeline.acquire_producer %tp : !TP
+      %ta = pipeline.payload %s[0] : !PS -> !Tiles
+      // expected-error @+1 {{completes TMA bytes on the stage's full barrier, but no pipeline.expect_tx on this stage handle arms them: the consumers of the stage wait forever}}
+      pipeline.tma_load %s, %map[%i0, %i0] -> %ta : !PS, !llvm.ptr, !Tiles
+      pipeline.release %s : !PS
+    }
+    gpu.return
+  }
+}

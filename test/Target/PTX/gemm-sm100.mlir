@@ -116,10 +116,14 @@
 // TMA:      mbarrier.try_wait.parity.shared.b64 P1, [[[EMPTY]]], %r{{[0-9]+}}, %r{{[0-9]+}};
 // TMA:      mov.b32 [[BYTES:%r[0-9]+]], 65536;
 // TMA:      @[[IS_LEADER]] mbarrier.arrive.expect_tx.shared.b64 _, [[[FULL32]]], [[BYTES]];
+// (pipeline.tma_load: each load maps the stage's full barrier to the
+// leader itself; LLVM keeps one mapa for both.)
 // TMA:      mapa.shared::cluster.u64 [[LEADER_FULL:%rd[0-9]+]], [[FULL]], [[LEADER]];
-// TMA-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[STAGE]], 16384;
+// TMA:      mul.wide.u32 {{%rd[0-9]+}}, [[STAGE]], 16384;
+// TMA-NOT:  mbarrier
 // TMA:      cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [[[DESC_A]], {[[K0:%r[0-9]+]], [[A_ROW]]}], [[[LEADER_FULL]]];
-// TMA-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [[[DESC_B]], {[[K0]], [[B_ROW]]}], [[[LEADER_FULL]]];
+// TMA-NOT:  mbarrier
+// TMA:      cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [[[DESC_B]], {[[K0]], [[B_ROW]]}], [[[LEADER_FULL]]];
 // TMA-COUNT-6: cvt.u32.u64 [[DRAIN32:%r[0-9]+]], %rd{{[0-9]+}};{{[[:space:]]+}}add.s32 {{%r[0-9]+}}, [[DRAIN32]], 48;
 
 //===----------------------------------------------------------------------===//
@@ -244,6 +248,8 @@
 // cluster. (LLVM places this block before the wait, hence CHECK-DAG.)
 // REL-LABEL: .entry gemm_bf16_cta2(
 // REL:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
+// (The TMA producer computes rank & -2 too; the epilogue's is the last.)
+// REL:       and.b32 {{%r[0-9]+}}, [[RANK]], -2;
 // REL:       and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // REL-DAG:   tcgen05.fence::before_thread_sync;{{[[:space:]]+}}add.s64 [[ACC_EMPTY:%rd[0-9]+]], [[ACC:%rd[0-9]+]], 112;{{[[:space:]]+}}mapa.shared::cluster.u64 [[REMOTE:%rd[0-9]+]], [[ACC_EMPTY]], [[LEADER]];
 // REL-DAG:   mbarrier.arrive.shared::cluster.b64 _, [[[REMOTE]]], {{%r[0-9]+}};

@@ -688,24 +688,61 @@ static bool isPayloadOf(Value v, Value stage) {
   return false;
 }
 
+/// A TMA load completing on a producer stage's full barrier: an
+/// nvgpu.tma.async.load through pipeline.mbar or a pipeline.tma_load.
+struct StageLoad {
+  Operation *op;
+  Value dst, mask;
+  /// Bytes of one box, and the box's shape for the diagnostic.
+  std::optional<int64_t> box;
+  std::string boxText;
+  /// The CTAs whose loads complete on one barrier besides the multicast:
+  /// the pair's two with a pipeline.tma_load of a cta_group = 2 pipeline.
+  int64_t pairFactor = 1;
+};
+
+static std::string describeBox(MemRefType box) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "box ";
+  llvm::interleave(box.getShape(), os, "x");
+  os << "x" << box.getElementType();
+  return text;
+}
+
 /// Checks the expect_tx ops of producer stage `stage`; true on error.
 static bool checkExpectTx(PipelineUses &p, Value stage) {
   SmallVector<ExpectTxOp> arms;
   SmallVector<MbarOp> mbars;
+  SmallVector<StageLoad> loads;
   for (Operation *user : stage.getUsers()) {
     if (auto e = dyn_cast<ExpectTxOp>(user))
       arms.push_back(e);
     else if (auto m = dyn_cast<MbarOp>(user))
       mbars.push_back(m);
+    else if (auto t = dyn_cast<TmaLoadOp>(user))
+      loads.push_back({t, t.getDst(), t.getMulticastMask(), t.getBoxBytes(),
+                       describeBox(t.getDst().getType()),
+                       int64_t(p.type.getCtaGroup())});
   }
-  if (arms.empty())
-    return false;
+  if (arms.empty()) {
+    // Loads whose bytes nothing arms: the transaction count goes negative
+    // and the phase never completes on the bytes (or completes early on an
+    // arrival).
+    if (loads.empty())
+      return false;
+    auto diag = loads.front().op->emitError()
+                << "completes TMA bytes on the stage's full barrier, but no "
+                   "pipeline.expect_tx on this stage handle arms them: the "
+                   "consumers of the stage wait forever";
+    diag.attachNote(stage.getLoc()) << "the stage handle";
+    return true;
+  }
   // Another way to name the full barriers: not understood.
   for (Operation *user : p.users)
     if (isBarrierAddressOf(user, Role::producer) && !user->use_empty())
       return false;
 
-  SmallVector<nvgpu::TmaAsyncLoadOp> loads;
   for (MbarOp m : mbars) {
     if (m.getSubStage() != 0 || m.getBarriers().use_empty())
       continue;
@@ -719,7 +756,9 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
         if (!c || !(*c & 1))
           return false;
       }
-      loads.push_back(load);
+      MemRefType box = load.getTensorMapDescriptor().getType().getTensor();
+      loads.push_back({load, load.getDst(), load.getMulticastMask(),
+                       boxBytes(load), describeBox(box), 1});
     }
   }
   if (loads.empty())
@@ -728,9 +767,17 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   // understood either.
   Operation *anyOp = arms.front();
   Region *kernel = kernelBody(anyOp);
+  auto known = [&](Operation *op) {
+    return llvm::any_of(loads, [&](const StageLoad &l) { return l.op == op; });
+  };
   bool foreign = false;
-  kernel->walk([&](nvgpu::TmaAsyncLoadOp load) {
-    if (isPayloadOf(load.getDst(), stage) && !llvm::is_contained(loads, load))
+  kernel->walk([&](Operation *op) {
+    Value dst;
+    if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
+      dst = load.getDst();
+    else if (auto load = dyn_cast<TmaLoadOp>(op))
+      dst = load.getDst();
+    if (dst && isPayloadOf(dst, stage) && !known(op))
       foreign = true;
   });
   if (foreign)
@@ -739,15 +786,14 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   SmallVector<Operation *> all;
   for (ExpectTxOp e : arms)
     all.push_back(e);
-  for (nvgpu::TmaAsyncLoadOp l : loads)
-    all.push_back(l);
+  for (StageLoad &l : loads)
+    all.push_back(l.op);
   Block *common = commonBlock(all);
   if (!common)
     return false;
 
   PipelineType type = p.type;
   int64_t armed = 0;
-  std::string armedText;
   for (ExpectTxOp e : arms) {
     std::optional<int64_t> mult = exactMultiplicity(e, common);
     if (!mult)
@@ -769,24 +815,23 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   }
   int64_t delivered = 0;
   struct Part {
-    nvgpu::TmaAsyncLoadOp load;
-    int64_t box, sources, mult;
+    StageLoad *load;
+    int64_t sources, mult;
   };
   SmallVector<Part> parts;
-  for (nvgpu::TmaAsyncLoadOp load : loads) {
-    std::optional<int64_t> mult = exactMultiplicity(load, common);
-    std::optional<int64_t> box = boxBytes(load);
-    if (!mult || !box)
+  for (StageLoad &load : loads) {
+    std::optional<int64_t> mult = exactMultiplicity(load.op, common);
+    if (!mult || !load.box)
       return false;
     int64_t sources = 1;
-    if (Value mask = load.getMulticastMask()) {
-      std::optional<int64_t> n = multicastSources(kernel, mask);
+    if (load.mask) {
+      std::optional<int64_t> n = multicastSources(kernel, load.mask);
       if (!n)
         return false;
       sources = *n;
     }
-    delivered += *mult * *box * sources;
-    parts.push_back({load, *box, sources, *mult});
+    delivered += *mult * *load.box * sources * load.pairFactor;
+    parts.push_back({&load, sources, *mult});
   }
   if (armed == delivered)
     return false;
@@ -810,15 +855,14 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   for (Part &part : parts) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    MemRefType box = part.load.getTensorMapDescriptor().getType().getTensor();
-    os << part.box << " bytes (box ";
-    llvm::interleave(box.getShape(), os, "x");
-    os << "x" << box.getElementType() << ")";
+    os << *part.load->box << " bytes (" << part.load->boxText << ")";
     if (part.mult != 1)
       os << " " << part.mult << " times";
     if (part.sources != 1)
       os << " from each of the " << part.sources
          << " CTAs of its multicast mask";
+    if (part.load->pairFactor != 1)
+      os << " from each CTA of the pair";
     auto it = llvm::find_if(groups, [&](auto &g) { return g.first == text; });
     if (it == groups.end())
       groups.push_back({text, 1});
@@ -828,11 +872,13 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   for (auto [k, group] : llvm::enumerate(groups))
     diag << (k ? " + " : "") << plural(group.second, "load") << " of "
          << group.first;
-  if (type.getCtaGroup() == 2 &&
-      !llvm::any_of(parts, [](const Part &x) { return x.sources != 1; }))
+  if (type.getCtaGroup() == 2 && llvm::all_of(parts, [](const Part &x) {
+        return x.sources == 1 && x.load->pairFactor == 1;
+      }))
     diag << "; the loads of the peer CTA complete on the peer's barrier";
   for (Part &part : parts)
-    diag.attachNote(part.load.getLoc()) << "load completing on the barrier";
+    diag.attachNote(part.load->op->getLoc())
+        << "load completing on the barrier";
   return true;
 }
 

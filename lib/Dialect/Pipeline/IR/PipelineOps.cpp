@@ -167,6 +167,45 @@ LogicalResult ExpectTxOp::verify() {
   return success();
 }
 
+std::optional<int64_t> TmaLoadOp::getBoxBytes() {
+  MemRefType dst = getDst().getType();
+  if (!dst.hasStaticShape())
+    return std::nullopt;
+  int64_t bits = dst.getNumElements() * dst.getElementTypeBitWidth();
+  if (bits % 8)
+    return std::nullopt;
+  return bits / 8;
+}
+
+LogicalResult TmaLoadOp::verify() {
+  size_t n = getCoordinates().size();
+  if (n < 1 || n > 5)
+    return emitOpError() << "expects 1 to 5 coordinates (a tensor of rank 1 "
+                            "to 5), got "
+                         << n;
+  MemRefType dst = getDst().getType();
+  if (!dst.hasStaticShape())
+    return emitOpError() << "expects a destination of static shape (its "
+                            "bytes are the box's), got "
+                         << dst;
+  std::optional<int64_t> box = getBoxBytes();
+  // TMA: at most 256 elements along each box dimension, 16-byte multiples.
+  if (!box || *box % 16)
+    return emitOpError() << "expects the box (the destination) to be a "
+                            "multiple of 16 bytes, got "
+                         << dst;
+  if (!dst.getLayout().isIdentity()) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(dst.getStridesAndOffset(strides, offset)) ||
+        !dst.areTrailingDimsContiguous(dst.getRank()))
+      return emitOpError() << "expects a contiguous destination (TMA writes "
+                              "the box densely), got "
+                           << dst;
+  }
+  return success();
+}
+
 MemRefType PayloadOp::inferTilesType(TilePipelineType type, unsigned array) {
   MemRefType source = type.getPayloadTypes()[array];
   // Subview [stage, 0, 0...] x [1, k, tile...], dropping the stage dimension.

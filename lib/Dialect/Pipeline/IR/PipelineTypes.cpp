@@ -51,7 +51,7 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned stages, unsigned producerSubStages,
                                    unsigned consumerSubStages,
                                    unsigned ctaGroup, unsigned releaseCtas,
-                                   unsigned consumerDepth) {
+                                   unsigned consumerDepth, bool tmem) {
   if (stages < 1)
     return emitError() << "expects at least 1 stage, got " << stages;
   if (producerSubStages < 1)

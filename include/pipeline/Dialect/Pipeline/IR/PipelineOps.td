@@ -64,6 +64,10 @@ def Pipeline_WorkgroupMemRef : Type<
          CPred<"::pmlir::isWorkgroupMemRef(::llvm::cast<::mlir::MemRefType>($_self))">]>,
     "memref in the workgroup (shared) address space", "::mlir::MemRefType">;
 
+def Pipeline_LLVMPointer : Type<
+    CPred<"::llvm::isa<::mlir::LLVM::LLVMPointerType>($_self)">,
+    "LLVM pointer", "::mlir::LLVM::LLVMPointerType">;
+
 // Result-type builders used by TypesMatchWith so that the assembly format
 // never has to spell the handle or barrier-group types.
 class Pipeline_StageOf<string role> :
@@ -599,6 +603,63 @@ def Pipeline_ExpectTxOp
     $stage (`bytes` `(` $bytes^ `)`)? attr-dict `:` qualified(type($stage))
   }];
   let hasVerifier = 1;
+}
+
+def Pipeline_TmaLoadOp
+    : Pipeline_BorrowingStageOp<"tma_load", [
+        Pipeline_Effects<"OfStage", "None", "None", "None">,
+        Pipeline_Requires<"MBarrierTx">, AttrSizedOperandSegments]> {
+  let summary = "a TMA load completing on a producer stage's full barrier";
+  let description = [{
+    The executing thread issues one `cp.async.bulk.tensor` of the box at
+    `coordinates` of the tensor map `descriptor` (a pointer to a
+    `CUtensorMap`, as the kernel receives it) into `dst`, a shared-memory
+    buffer of this CTA (usually a `pipeline.payload` of the stage or a
+    subview of it), completing its bytes on the `full` barrier of the
+    handle's stage. The box is `dst`'s bytes: the tensor map must describe
+    that box.
+
+    With `cta_group = 2` the load is the 2-SM load (CUTLASS
+    `SM100_TMA_2SM_LOAD`, the reference's `tma_op.async_copy` with
+    `cta_group = 2`): `.cta_group::2`, and its bytes complete on the stage's
+    full barrier in the *leader* CTA of the pair, where the MMA waits for
+    both CTAs' halves and where `expect_tx` armed both CTAs' bytes. Each
+    CTA loads into its own shared memory.
+
+    `multicast(%mask)` (an i16 of cluster ranks) writes the box into `dst`
+    in every CTA of the mask, each completing on its own stage barrier (the
+    leader of its pair with `cta_group = 2`): the Hopper and Blackwell
+    cluster multicast, where each CTA loads a slice of a tile that several
+    CTAs share.
+
+    The protocol checker requires an `expect_tx` on the same handle and
+    balances its bytes against every `tma_load` of the handle (box bytes x
+    CTAs of the multicast mask x `cta_group`).
+
+    Example:
+
+    ```mlir
+    pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
+    %a = pipeline.payload %s[0] : !pipeline.stage<producer, !TP> -> !AStage
+    pipeline.tma_load %s, %a_map[%k0, %m0] -> %a
+        : !pipeline.stage<producer, !TP>, !llvm.ptr, !AStage
+    ```
+  }];
+  let arguments = (ins Pipeline_ProducerStage:$stage, Pipeline_LLVMPointer:$descriptor,
+                       Variadic<I32>:$coordinates,
+                       Pipeline_WorkgroupMemRef:$dst,
+                       Optional<I16>:$multicast_mask);
+  let assemblyFormat = [{
+    $stage `,` $descriptor `[` $coordinates `]` `->` $dst
+    (`multicast` `(` $multicast_mask^ `)`)?
+    attr-dict `:` qualified(type($stage)) `,` qualified(type($descriptor)) `,`
+    qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes of one box (dst's bytes), when dst's shape is static.
+    ::std::optional<int64_t> getBoxBytes();
+  }];
 }
 
 def Pipeline_PayloadOp

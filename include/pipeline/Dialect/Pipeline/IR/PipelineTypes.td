@@ -50,6 +50,23 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     checker allows up to `consumer_depth` outstanding consumer handles and
     requires them to be released in the order they were acquired.
 
+    `tmem = true` makes it an accumulator pipeline whose stages are tensor
+    memory (sm_100a): the threads on either side order their tcgen05
+    accesses against the hand-off. After every wait of the pipeline (an
+    acquire, a scoped region's entry) the lowering issues
+    `tcgen05.fence::after_thread_sync`, and before every thread signal (a
+    consumer's release, `arrive`, a region's exit)
+    `tcgen05.fence::before_thread_sync`: the epilogue's `tcgen05.ld` of a
+    stage is ordered before its release reaches the MMA warp, and the MMA
+    warp's next `tcgen05.mma` into the stage after its acquire. The PTX
+    memory model asks for these fences around every thread synchronization
+    that orders tcgen05 operations; neither CUTLASS's `PipelineUmmaAsync`
+    nor the reference's output pipeline issues them (both rely on
+    `tcgen05.wait::ld` before the epilogue's arrive and on
+    `tcgen05.commit` for the MMA side), so kernels written by hand around
+    those pipelines carry them or not. `commit_mma` needs none: the commit
+    itself tracks the MMAs.
+
     The barriers are laid out as `full[0 .. stages*producer_sub_stages)`
     followed by `empty[0 .. stages*consumer_sub_stages)`, 8 bytes each.
 
@@ -60,6 +77,7 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     !pipeline.pipeline<stages = 2, consumer_sub_stages = 2, cta_group = 2>
     !pipeline.pipeline<stages = 4, release_ctas = 2>
     !pipeline.pipeline<stages = 4, consumer_depth = 2>
+    !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
     ```
   }];
   let parameters = (ins
@@ -68,13 +86,14 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     DefaultValuedParameter<"unsigned", "1">:$consumer_sub_stages,
     DefaultValuedParameter<"unsigned", "1">:$cta_group,
     DefaultValuedParameter<"unsigned", "1">:$release_ctas,
-    DefaultValuedParameter<"unsigned", "1">:$consumer_depth
+    DefaultValuedParameter<"unsigned", "1">:$consumer_depth,
+    DefaultValuedParameter<"bool", "false">:$tmem
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
     TypeBuilder<(ins "unsigned":$stages), [{
-      return $_get($_ctxt, stages, 1, 1, 1, 1, 1);
+      return $_get($_ctxt, stages, 1, 1, 1, 1, 1, false);
     }]>
   ];
   let extraClassDeclaration = [{
