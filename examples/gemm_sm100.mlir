@@ -84,7 +84,9 @@
 // Shared memory (dynamic, 1 KiB aligned):
 //   0       input barriers: 6 full, 6 empty (96 B)
 //   96      accumulator barriers: 2 full, 2 empty (32 B)
-//   128     the TMEM base address (written by tcgen05.alloc)
+//   128     the TMEM deallocation barrier and address (16 B): 512
+//           columns in each CTA, 2 accumulator stages of 128 lanes x 256
+//           fp32 columns (the CTA's 128 rows of the 256 x 256 tile)
 //   1024    A stages: 6 x 128 x 64 bf16 (96 KiB), 128-byte swizzled by TMA
 //   99328   B stages: 6 x 128 x 64 bf16 (96 KiB)
 //   197632  C staging: 4 epilogue warps x 2 buffers x 32 x 64 bf16 (32 KiB)
@@ -100,7 +102,7 @@
 //   pipeline-compile examples/gemm_sm100.mlir --chip=sm_100a -o gemm
 
 !Smem = memref<?xi8, #gpu.address_space<workgroup>>
-!Slot = memref<2xi32, #gpu.address_space<workgroup>>
+!Tmem = !pipeline.tmem<columns = 512, cta_group = 2>
 !ATiles = memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
 !BTiles = memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
 !AStage = memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
@@ -147,9 +149,6 @@ gpu.module @gemm_sm100 {
     %swizzle128 = arith.constant 2 : i8
     %false = arith.constant false
     %true = arith.constant true
-    // 512 TMEM columns in each CTA: 2 accumulator stages of 128 lanes x 256
-    // fp32 columns (the CTA's 128 rows of the 256 x 256 tile).
-    %tmem_cols = arith.constant 512 : i32
     // Instruction descriptor, kind::f16: D fp32 (bit 4), A and B bf16 (bits
     // 7, 10), both K-major (bits 15, 16 clear), N >> 3 = 32 at bit 17,
     // M >> 4 = 16 at bit 24 (M = 256 across the pair).
@@ -187,8 +186,8 @@ gpu.module @gemm_sm100 {
     %acc_off = pipeline.smem_bytes !In
     %accp = pipeline.create in %smem[%acc_off] : !Smem -> !Acc
     %acc_bytes = pipeline.smem_bytes !Acc
-    %slot_off = arith.addi %acc_off, %acc_bytes : index
-    %slot = memref.view %smem[%slot_off][] : !Smem to !Slot
+    %tmem_off = arith.addi %acc_off, %acc_bytes : index
+    %tmem = pipeline.tmem_create in %smem[%tmem_off] : !Smem -> !Tmem
     %a_tiles = memref.view %smem[%c1024][] : !Smem to !ATiles
     %b_tiles = memref.view %smem[%c99328][] : !Smem to !BTiles
     %c_staging = memref.view %smem[%c197632][] : !Smem to !CStaging
@@ -203,21 +202,12 @@ gpu.module @gemm_sm100 {
     pipeline.init_mbars %tp producer 1 consumer 1 cluster : !InTP
     pipeline.init_mbars %accp producer 1 consumer 256 cluster : !Acc
 
-    // Warp 1 of each CTA allocates the 512 columns collectively (the pair
-    // gets the same address); the address reaches the other warps through
-    // shared memory.
-    %slot_base = memref.extract_aligned_pointer_as_index %slot : !Slot -> index
-    %slot_i64 = arith.index_cast %slot_base : index to i64
-    %slot_ptr = llvm.inttoptr %slot_i64 : i64 to !llvm.ptr<3>
+    // Warp 1 of each CTA allocates the 512 columns (cta_group::2: the pair
+    // gets the same address) and every thread gets the address. Its readers
+    // are the 128 epilogue threads of each CTA: the deallocation barrier
+    // counts 128 x 2 (each releases on both CTAs').
+    %tmem_base = pipeline.tmem_alloc %tmem readers 128 warp 1 : !Tmem -> i32
     %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
-    scf.if %is_mma_warp {
-      nvvm.tcgen05.alloc %slot_ptr, %tmem_cols {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i32
-      nvvm.tcgen05.relinquish_alloc_permit {group = #nvvm.cta_group<cta_2>}
-    }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
-    %tmem_base = llvm.load %slot_ptr : !llvm.ptr<3> -> i32
 
     %is_tma_warp = arith.cmpi eq, %warp, %c0 : index
     %is_epilogue = arith.cmpi uge, %warp, %c2 : index
@@ -437,20 +427,19 @@ gpu.module @gemm_sm100 {
           scf.if %lane0 {
             nvvm.cp.async.bulk.wait_group 0 {read}
           }
+          // Done with TMEM: on this CTA's deallocation barrier and the
+          // peer's.
+          pipeline.tmem_release %tmem : !Tmem
         }
       }
     }
 
-    // Teardown: the cluster barrier keeps each CTA (its barriers, shared
-    // memory and TMEM) alive until the other is done with it, then both
-    // CTAs free the TMEM collectively.
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    nvvm.cluster.arrive {aligned}
-    nvvm.cluster.wait {aligned}
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    // Teardown: warp 1 of each CTA frees the TMEM once both CTAs'
+    // epilogues released it, which also keeps each CTA alive until the
+    // peer's last signal to it has landed (the input and accumulator
+    // pipelines' own drains cover the rest). No cluster barrier.
     scf.if %is_mma_warp {
-      %tmem = llvm.inttoptr %tmem_base : i32 to !llvm.ptr<6>
-      nvvm.tcgen05.dealloc %tmem, %tmem_cols {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
+      pipeline.tmem_dealloc %tmem, %tmem_base : !Tmem
     }
     gpu.return
   }

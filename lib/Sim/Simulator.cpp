@@ -238,6 +238,7 @@ private:
   void reportDeadlock();
   void reportUnbalancedBytes();
   void reportPartialPhases();
+  void reportTmemLeaks();
 
   // Exhaustive search.
   struct Search {
@@ -298,6 +299,22 @@ private:
   std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
   std::map<uint64_t, Barrier> barriers;
   uint64_t hangRecord = 0;
+  /// Each CTA's tensor memory: never allocated, allocated, freed.
+  enum class TmemState : uint8_t { None, Allocated, Freed };
+  std::vector<TmemState> tmem;
+  /// A tcgen05 access of `cta`'s TMEM by `t` (an MMA of a pair writes the
+  /// peer's too): a finding once the CTA freed it.
+  std::vector<bool> tmemReported;
+  void checkTmemLive(Thread &t, unsigned cta, const Instr &in) {
+    if (tmem[cta] != TmemState::Freed || tmemReported[cta])
+      return;
+    tmemReported[cta] = true;
+    finding("tmem-after-dealloc",
+            formatv("{0} by thread {1} of {2} at {3} accesses the tensor "
+                    "memory of {4}, which tcgen05.dealloc freed",
+                    in.opcode, t.tid, describeCta(t.cta), where(in),
+                    describeCta(cta)));
+  }
   /// Set by any access of global memory (the reduction's footprint of a
   /// step; reset before each step of the exhaustive search).
   bool globalReads = false, globalWrites = false;
@@ -447,6 +464,8 @@ Error Machine::setup() {
   uint64_t smem = kernel.staticShared + launch.dynamicShared + 16;
   shared.assign(ctaCount(), std::vector<uint8_t>(smem, 0));
   ctaEpoch.assign(ctaCount(), 0);
+  tmem.assign(ctaCount(), TmemState::None);
+  tmemReported.assign(ctaCount(), false);
   threads.resize(size_t(ctaCount()) * threadsPerCta());
   for (unsigned c = 0; c < ctaCount(); ++c)
     for (unsigned i = 0; i < threadsPerCta(); ++i) {
@@ -1421,7 +1440,17 @@ bool Machine::execute(Thread &t) {
     if (kind == "alloc") {
       // Writes the TMEM address to [dst].
       store(t, address(t, in.ops[0]), "shared", 4, 0);
+      tmem[t.cta] = TmemState::Allocated;
       return next();
+    }
+    if (kind == "dealloc") {
+      tmem[t.cta] = TmemState::Freed;
+      return next();
+    }
+    if (kind == "mma" || kind == "ld" || kind == "st" || kind == "cp") {
+      checkTmemLive(t, t.cta, in);
+      if (kind == "mma" && in.has("cta_group::2") && clusterSize() > 1)
+        checkTmemLive(t, ctaOfRank(t.cta, clusterRank(t.cta) ^ 1), in);
     }
     if (kind == "ld") {
       if (in.numOps != 0 && in.ops[0].kind == Operand::Kind::Vec)
@@ -1831,6 +1860,16 @@ void Machine::reportUnbalancedBytes() {
 /// barrier got exactly its count: arrivals left in a phase that never
 /// completed are arrivals beyond the count of the phases before (a signal
 /// too many) or a phase left short (its waiters were gone).
+void Machine::reportTmemLeaks() {
+  for (unsigned c = 0; c < ctaCount(); ++c)
+    if (tmem[c] == TmemState::Allocated)
+      finding("tmem-leak",
+              formatv("{0} exited with its tensor memory allocated (no "
+                      "tcgen05.dealloc): the next CTA on its SM waits in "
+                      "tcgen05.alloc forever",
+                      describeCta(c)));
+}
+
 void Machine::reportPartialPhases() {
   for (auto &[key, b] : barriers) {
     if (!b.initialized || b.pending == int64_t(b.expected))
@@ -1948,6 +1987,7 @@ SimResult Machine::run() {
       reportHangRecord();
       reportUnbalancedBytes();
       reportPartialPhases();
+      reportTmemLeaks();
       break;
     }
     reportHangRecord();
@@ -2032,6 +2072,8 @@ uint64_t Machine::hashState() const {
     mix(nb.arrived);
   for (auto &[c, n] : clusterArrived)
     mix(n);
+  for (TmemState state : tmem)
+    mix(uint64_t(state));
   for (const std::vector<uint8_t> &mem : shared)
     mixBytes(mem);
   for (auto &[base, bytes] : global)
@@ -2083,6 +2125,7 @@ bool Machine::search(Search &s, unsigned depth) {
         })) {
       reportUnbalancedBytes();
       reportPartialPhases();
+      reportTmemLeaks();
       return result.findings.empty() ? false : fail();
     }
     reportDeadlock();

@@ -139,6 +139,23 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                                  'qualified(type($stage)) `,` qualified(type($descriptor)) `,` '
                                  'qualified(type($dst))',
                        'results': {}},
+ 'pipeline.tmem_alloc': {'arguments': {'readers': 'attr',
+                                       'tmem': 'operand',
+                                       'warp': 'optional-attr'},
+                         'format': '$tmem `readers` $readers (`warp` $warp^)? attr-dict `:` '
+                                   'qualified(type($tmem)) `->` type($address)',
+                         'results': {'address': 'operand'}},
+ 'pipeline.tmem_create': {'arguments': {'offset': 'operand', 'storage': 'operand'},
+                          'format': '`in` $storage `[` $offset `]` `:` '
+                                    'qualified(type($storage)) attr-dict `->` '
+                                    'qualified(type($result))',
+                          'results': {'result': 'operand'}},
+ 'pipeline.tmem_dealloc': {'arguments': {'address': 'operand', 'tmem': 'operand'},
+                           'format': '$tmem `,` $address attr-dict `:` qualified(type($tmem))',
+                           'results': {}},
+ 'pipeline.tmem_release': {'arguments': {'tmem': 'operand'},
+                           'format': '$tmem attr-dict `:` qualified(type($tmem))',
+                           'results': {}},
  'pipeline.try_acquire_consumer': {'arguments': {'pipeline': 'operand'},
                                    'format': '$pipeline attr-dict `:` '
                                              'qualified(type($pipeline))',

@@ -161,9 +161,7 @@ Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type, Role role,
                                 : emptyBarrierId(b, loc, type, stage, sub);
 }
 
-/// Shared-memory pointer to barrier `id`.
-static Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
-                            Value id) {
+Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value id) {
   Value address =
       nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), barriers, id);
   auto shared = LLVM::LLVMPointerType::get(
@@ -418,8 +416,8 @@ static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
 /// .release.cluster ptxas puts a MEMBAR.ALL.GPU before every arrive:
 /// measured on an H100, 690 cycles per remote arrive against 8
 /// (docs/reference-mapping.md).
-static void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
-                         Value count = Value()) {
+void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
+                  Value count) {
   auto cluster = LLVM::LLVMPointerType::get(
       b.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));

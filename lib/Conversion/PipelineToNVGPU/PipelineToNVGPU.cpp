@@ -55,7 +55,8 @@ using namespace pmlir::nvgpu_lowering;
 //===----------------------------------------------------------------------===//
 
 bool pmlir::nvgpu_lowering::isPipelineDialectType(Type type) {
-  return isa<PipelineType, TilePipelineType, RoleType, StageType>(type);
+  return isa<PipelineType, TilePipelineType, RoleType, StageType, TmemType>(
+      type);
 }
 
 bool pmlir::nvgpu_lowering::containsPipelineDialectType(TypeRange types) {
@@ -84,6 +85,14 @@ PipelineToNVGPUTypeConverter::PipelineToNVGPUTypeConverter() {
          SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
         if (!isPipelineDialectType(type))
           return std::nullopt;
+        if (auto tmem = dyn_cast<TmemType>(type)) {
+          // The deallocation barrier and the address word.
+          auto space = gpu::AddressSpaceAttr::get(
+              type.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+          results.push_back(
+              nvgpu::MBarrierGroupType::get(type.getContext(), space, 2));
+          return success();
+        }
         if (auto stage = dyn_cast<StageType>(type)) {
           results.push_back(IndexType::get(type.getContext()));
           appendStateTypes(stage.getBasePipeline(), results);
@@ -237,9 +246,7 @@ struct SmemBytesOpLowering : OpConversionPattern<SmemBytesOp> {
   LogicalResult
   matchAndRewrite(SmemBytesOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<PipelineType>(op.getPipelineType());
-    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op,
-                                                        type.getSmemBytes());
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, op.getBytes());
     return success();
   }
 };
@@ -839,6 +846,8 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
                InputTilePipelineOpLowering, // pipeline.input_tile_pipeline
                RoleOpLowering               // pipeline.role
                >(typeConverter, patterns.getContext());
+  // Tensor memory (TensorMemory.cpp).
+  populateTensorMemoryPatterns(typeConverter, patterns);
   // The ops that wait (and the others that read a pipeline, role or stage)
   // get the hang report. Direct API first.
   patterns

@@ -12,6 +12,8 @@
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeRange.h"
@@ -185,6 +187,19 @@ bool consumerReleaseSignals(const Lowered &l);
 /// `targets` unless they are the local CTA alone.
 void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
                  Value id, ConsumerTargets targets);
+
+/// Shared-memory pointer (!llvm.ptr<3>) to barrier `id` of `barriers`.
+Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value id);
+
+/// `count` (default 1) arrivals on the barrier at shared-memory pointer
+/// `local` in the CTA of cluster rank `rank`: mapa, then
+/// mbarrier.arrive.shared::cluster (.release.cta).
+void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
+                  Value count = Value());
+
+/// The patterns of the tensor-memory ops (TensorMemory.cpp).
+void populateTensorMemoryPatterns(const mlir::TypeConverter &typeConverter,
+                                  mlir::RewritePatternSet &patterns);
 
 /// On a tensor-memory accumulator pipeline (tmem = true), the tcgen05 fence
 /// that orders this thread's tcgen05 accesses against the barrier

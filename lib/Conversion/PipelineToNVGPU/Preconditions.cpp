@@ -54,6 +54,18 @@ bool pmlir::nvgpu_lowering::isChipName(StringRef chip) {
 }
 
 /// Checks that `op`'s lowering is supported on the chips of `targets`, by
+
+/// The tcgen05 instruction a Tcgen05-feature op lowers to, for diagnostics.
+static StringRef tcgen05Instruction(Operation *op) {
+  if (isa<TmemAllocOp>(op))
+    return "tcgen05.alloc";
+  if (isa<TmemDeallocOp>(op))
+    return "tcgen05.dealloc";
+  if (isa<TmemReleaseOp>(op))
+    return "tcgen05.fence";
+  return "tcgen05.commit";
+}
+
 /// the chip table's capabilities (cuda::ChipInfo).
 static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
   using cuda::ChipCapability;
@@ -69,16 +81,17 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
              unsigned(capability);
     };
     ChipFeature feature = getChipFeature(op);
+    StringRef instruction = tcgen05Instruction(op);
     if (feature == ChipFeature::Tcgen05 && !has(ChipCapability::Tcgen05))
       return op->emitOpError()
-             << "needs tcgen05.commit ("
+             << "needs " << instruction << " ("
              << cuda::getChipsWith(ChipCapability::Tcgen05Lowering)
              << "), which " << chip << " lacks (chip from " << targets.origin
              << ")";
     if (feature == ChipFeature::Tcgen05 &&
         !has(ChipCapability::Tcgen05Lowering))
       return op->emitOpError()
-             << "needs tcgen05.commit, which " << chip
+             << "needs " << instruction << ", which " << chip
              << " has but MLIR 22's NVVM dialect (nvvm.tcgen05.commit) "
                 "lowers only for "
              << cuda::getChipsWith(ChipCapability::Tcgen05Lowering)
@@ -160,8 +173,12 @@ static bool isSupportedUser(Operation *user) {
 /// attribute (cta_1 when a default-valued one is left out). ptxas rejects
 /// a function whose tcgen05 instructions mix the two.
 static std::optional<unsigned> getTcgen05CtaGroup(Operation *op) {
-  if (getChipFeature(op) == ChipFeature::Tcgen05)
-    return getBasePipelineType(op->getOperand(0).getType()).getCtaGroup();
+  if (getChipFeature(op) == ChipFeature::Tcgen05) {
+    Type type = op->getOperand(0).getType();
+    if (auto tmem = dyn_cast<TmemType>(type))
+      return tmem.getCtaGroup();
+    return getBasePipelineType(type).getCtaGroup();
+  }
   if (!isa_and_present<NVVM::NVVMDialect>(op->getDialect()) ||
       !op->getName().getStringRef().starts_with("nvvm.tcgen05."))
     return std::nullopt;
@@ -278,7 +295,8 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
     bool isTcgen05Commit = getChipFeature(op) == ChipFeature::Tcgen05;
     if (isTcgen05Commit && targets.chips.empty()) {
       op->emitOpError() << "needs the target chip to lower to "
-                           "tcgen05.commit: attach #nvvm.target<chip = ...> "
+                        << tcgen05Instruction(op)
+                        << ": attach #nvvm.target<chip = ...> "
                            "to the gpu.module or pass chip=...";
       failed = true;
     }

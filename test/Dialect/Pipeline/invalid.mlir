@@ -543,3 +543,28 @@ func.func @tma_load_consumer(%s: !pipeline.stage<consumer, !TP>, %map: !llvm.ptr
   pipeline.tma_load %s, %map[%i0, %i0] -> %dst : !pipeline.stage<consumer, !TP>, !llvm.ptr, memref<32x64xbf16, #WG>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects columns 32, 64, 128, 256 or 512}}
+func.func @tmem_columns(%t: !pipeline.tmem<columns = 96>) {
+  return
+}
+
+// -----
+
+!Smem = memref<?xi8, #gpu.address_space<workgroup>>
+func.func @tmem_offset(%smem: !Smem) {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'pipeline.tmem_create' op expects an offset that is a multiple of 8 (the deallocation barrier is an 8-byte mbarrier), got 4}}
+  %t = pipeline.tmem_create in %smem[%c4] : !Smem -> !pipeline.tmem<columns = 512>
+  return
+}
+
+// -----
+
+func.func @tmem_no_readers(%t: !pipeline.tmem<columns = 512>) {
+  // expected-error @+1 {{'pipeline.tmem_alloc' op expects at least 1 reader, got 0}}
+  %a = pipeline.tmem_alloc %t readers 0 : !pipeline.tmem<columns = 512> -> i32
+  return
+}

@@ -213,3 +213,28 @@ func.func @mma_release(%a: !Tiles, %elect: i1) {
   pipeline.release %s : !pipeline.stage<consumer, !TG>
   return
 }
+
+// CHECK-LABEL: func.func @tmem
+func.func @tmem(%smem: memref<?xi8, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // CHECK: pipeline.smem_bytes !pipeline.tmem<columns = 512, cta_group = 2>
+  %n = pipeline.smem_bytes !pipeline.tmem<columns = 512, cta_group = 2>
+  // CHECK: pipeline.tmem_create in %{{.*}}[%{{.*}}] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.tmem<columns = 512, cta_group = 2>
+  %t = pipeline.tmem_create in %smem[%c0] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.tmem<columns = 512, cta_group = 2>
+  // CHECK: pipeline.tmem_alloc %{{.*}} readers 128 warp 1 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
+  %a = pipeline.tmem_alloc %t readers 128 warp 1 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
+  // CHECK: pipeline.tmem_alloc %{{.*}} readers 64 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
+  %b = pipeline.tmem_alloc %t readers 64 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
+  // CHECK: pipeline.tmem_release %{{.*}} : !pipeline.tmem<columns = 512, cta_group = 2>
+  pipeline.tmem_release %t : !pipeline.tmem<columns = 512, cta_group = 2>
+  // CHECK: pipeline.tmem_dealloc %{{.*}}, %{{.*}} : !pipeline.tmem<columns = 512, cta_group = 2>
+  pipeline.tmem_dealloc %t, %a : !pipeline.tmem<columns = 512, cta_group = 2>
+  return
+}
+
+// CHECK-LABEL: func.func @tmem_accumulator
+// CHECK: !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+func.func @tmem_accumulator() {
+  %p = pipeline.create -> !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+  return
+}

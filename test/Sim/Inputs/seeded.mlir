@@ -294,4 +294,52 @@ gpu.module @seeded {
     }
     gpu.return
   }
+
+  // TMEM allocated and never freed: the CTA exits holding its columns, and
+  // the next CTA scheduled on the SM waits in tcgen05.alloc forever.
+  gpu.func @tmem_leak(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #WG>
+    %t = pipeline.tmem_create in %smem[%c0] : memref<?xi8, #WG> -> !pipeline.tmem<columns = 128>
+    %base = pipeline.tmem_alloc %t readers 64 : !pipeline.tmem<columns = 128> -> i32
+    pipeline.tmem_release %t : !pipeline.tmem<columns = 128>
+    gpu.return
+  }
+
+  // The peer frees its TMEM by hand right after the allocation, without
+  // waiting for the pair's MMAs: the leader's cta_group::2 MMA, issued
+  // after a cluster barrier, writes the peer's freed columns.
+  gpu.func @tmem_early_free(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i0_64 = arith.constant 0 : i64
+    %false = arith.constant false
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #WG>
+    %t = pipeline.tmem_create in %smem[%c0] : memref<?xi8, #WG> -> !pipeline.tmem<columns = 128, cta_group = 2>
+    %base = pipeline.tmem_alloc %t readers 32 : !pipeline.tmem<columns = 128, cta_group = 2> -> i32
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %peer = arith.cmpi ne, %odd, %i0 : i32
+    %cols = arith.constant 128 : i32
+    %d = llvm.inttoptr %base : i32 to !llvm.ptr<6>
+    %peer_w0 = arith.andi %peer, %w0 : i1
+    scf.if %peer_w0 {
+      nvvm.tcgen05.dealloc %d, %cols {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    %leader_w0 = arith.andi %leader, %w0 : i1
+    scf.if %leader_w0 {
+      nvvm.tcgen05.mma %d, %i0_64, %i0_64, %i0, %false
+          {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_2>}
+          : (!llvm.ptr<6>, i64, i64, i32, i1)
+    }
+    gpu.return
+  }
 }

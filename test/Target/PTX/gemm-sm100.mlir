@@ -16,18 +16,20 @@
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=REL
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=NEG
 //
-// Census of the signals. Exactly two mbarrier.arrive instructions (the
+// Census of the signals. Exactly four mbarrier.arrive instructions (the
 // leader's expect_tx on an input full barrier, the epilogue's remote arrive
-// on an accumulator empty barrier) and two tcgen05.commits (the MMA's
+// on an accumulator empty barrier, its two TMEM releases on the peer's and
+// its own deallocation barrier) and two tcgen05.commits (the MMA's
 // release of an input stage, its commit of an accumulator stage), whose
 // forms the checks below pin down: nothing else arrives on any barrier, so
 // in particular no thread arrival reaches the input stages' empty barriers
 // (the MMA's commit frees them, as PipelineTmaUmmaAsync::consumer_release).
 // Exactly 3 TMA instructions: the loads of A and B and the store of C.
-// RUN: grep -c 'mbarrier\.arrive' %t.ptx | FileCheck %s --check-prefix=TWO-ARRIVALS
+// RUN: grep -c 'mbarrier\.arrive' %t.ptx | FileCheck %s --check-prefix=FOUR-ARRIVALS
 // RUN: grep -c 'tcgen05\.commit' %t.ptx | FileCheck %s --check-prefix=TWO-ARRIVALS
 // RUN: grep -c 'cp\.async\.bulk\.tensor' %t.ptx | FileCheck %s --check-prefix=THREE-BULK
 // TWO-ARRIVALS: {{^}}2{{$}}
+// FOUR-ARRIVALS: {{^}}4{{$}}
 // THREE-BULK: {{^}}3{{$}}
 //
 // Shared memory (one dynamic buffer): input full barriers of stages 0..5 at
@@ -73,21 +75,33 @@
 // INIT:      barrier.cluster.arrive.relaxed;
 // INIT-NOT:  mbarrier
 // INIT:      barrier.cluster.wait;
-// One warp of each CTA allocates 2 stages x 256 fp32 columns collectively.
+// The TMEM (pipeline.tmem_alloc, the reference's TmemAllocation): thread 0
+// inits the deallocation barrier (+128) for the 128 epilogue threads of
+// each CTA of the pair (every one releases on both CTAs' barriers); warp 1
+// of each CTA allocates 2 stages x 256 fp32 columns with cta_group::2 into
+// the address word (+136) and relinquishes the permit; a fenced cluster
+// barrier (the peer's releases reach this CTA's barrier); every thread
+// loads the address.
+// INIT:      mov.b32 [[DEALLOC_COUNT:%r[0-9]+]], 256;
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+128], [[DEALLOC_COUNT]];
+// INIT-NEXT: fence.mbarrier_init.release.cluster;
 // INIT:      mov.b32 [[COLS:%r[0-9]+]], 512;
-// INIT-NEXT: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [__dynamic_shmem__0+128], [[COLS]];
+// INIT-NEXT: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [__dynamic_shmem__0+136], [[COLS]];
 // INIT-NEXT: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
 // INIT:      tcgen05.fence::before_thread_sync;
-// INIT-NEXT: bar.sync 0;
+// INIT-NEXT: barrier.cluster.arrive;
+// INIT-NEXT: barrier.cluster.wait;
 // INIT-NEXT: tcgen05.fence::after_thread_sync;
-// INIT-NEXT: ld.shared.b32 [[TMEM:%r[0-9]+]], [__dynamic_shmem__0+128];
-// Exit: the cluster barrier keeps both CTAs' barriers, shared memory and
-// TMEM alive until the other is done with them; then both free the TMEM.
-// INIT:      tcgen05.fence::before_thread_sync;{{[[:space:]]+}}barrier.cluster.arrive.aligned;
-// INIT-NEXT: barrier.cluster.wait.aligned;
-// INIT-NEXT: tcgen05.fence::after_thread_sync;
+// INIT-NEXT: ld.shared.b32 [[TMEM:%r[0-9]+]], [__dynamic_shmem__0+136];
+// Exit (pipeline.tmem_dealloc, warp 1 of each CTA): the first phase of the
+// deallocation barrier (both CTAs' epilogues released), fence, free. No
+// cluster barrier: the drains and this wait keep each CTA alive while the
+// peer still signals it.
+// INIT:      mbarrier.try_wait.parity.shared.b64 {{%p[0-9]+}}, [__dynamic_shmem__0+128], {{%r[0-9]+}};
+// INIT:      tcgen05.fence::after_thread_sync;
 // INIT:      mov.b32 [[DCOLS:%r[0-9]+]], 512;
 // INIT-NEXT: tcgen05.dealloc.cta_group::2.sync.aligned.b32 [[TMEM]], [[DCOLS]];
+// INIT-NOT:  barrier.cluster
 
 //===----------------------------------------------------------------------===//
 // TMA producer (one lane in each CTA): PipelineTmaUmmaAsync producer side
@@ -157,9 +171,9 @@
 // MMA-NOT:   tcgen05.mma
 // MMA:       and.b32 [[ODD:%r[0-9]+]], [[RANK]], 1;
 // MMA-NOT:   tcgen05.mma
-// MMA:       setp.ne.b64 [[NOT_WARP1:%p[0-9]+]], %rd{{[0-9]+}}, 1;
+// MMA:       ld.shared.b32 [[TMEM:%r[0-9]+]], [__dynamic_shmem__0+136];
 // MMA-NOT:   tcgen05.mma
-// MMA:       ld.shared.b32 [[TMEM:%r[0-9]+]], [__dynamic_shmem__0+128];
+// MMA:       setp.ne.b64 [[NOT_WARP1:%p[0-9]+]], %rd{{[0-9]+}}, 1;
 // MMA-NOT:   tcgen05.mma
 // MMA:       setp.ne.b32 [[NOT_LEADER:%p[0-9]+]], [[ODD]], 0;
 // MMA-NEXT:  or.pred [[NOT_MMA:%p[0-9]+]], [[NOT_LEADER]], [[NOT_WARP1]];
@@ -218,6 +232,7 @@
 // lane's store of the box and its commit), with no shared store in
 // between. Before the exit, the stores have read the staging buffers.
 // EPI-LABEL: .entry gemm_bf16_cta2(
+// EPI:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // EPI:       ld.param.b64 [[DESC_C:%rd[0-9]+]], [gemm_bf16_cta2_param_2];
 // EPI:       and.b64 [[QUARTER64:%rd[0-9]+]], %rd{{[0-9]+}}, 3;
 // EPI:       and.b64 [[ROW8:%rd[0-9]+]], %rd{{[0-9]+}}, 7;
@@ -240,6 +255,14 @@
 // EPI:       cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [[[DESC_C]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
 // EPI-NEXT:  cp.async.bulk.commit_group;
 // EPI:       cp.async.bulk.wait_group.read 0;
+// Then each epilogue thread releases the TMEM (pipeline.tmem_release): on
+// the peer's deallocation barrier (rank ^ 1), then on its own.
+// EPI:       tcgen05.fence::before_thread_sync;
+// EPI:       xor.b32 [[PEER:%r[0-9]+]], [[RANK]], 1;
+// EPI:       add.s64 [[DEALLOC_BAR:%rd[0-9]+]], {{%rd[0-9]+}}, 128;
+// EPI-NEXT:  mapa.shared::cluster.u64 [[PEER_BAR:%rd[0-9]+]], [[DEALLOC_BAR]], [[PEER]];
+// EPI:       mbarrier.arrive.shared::cluster.b64 _, [[[PEER_BAR]]], {{%r[0-9]+}};
+// EPI-NEXT:  mbarrier.arrive.shared.b64 {{%rd[0-9]+}}, [__dynamic_shmem__0+128];
 
 // The epilogue's release (CUTLASS PipelineUmmaAsync::consumer_release_2x1SM,
 // umma_arrive_2x1SM_sm0): order the TMEM loads before it, then one arrive

@@ -91,7 +91,8 @@ LogicalResult pmlir::verifyMmaElection(Operation *root) {
   LaneVariance lanes;
   bool failed = false;
   root->walk([&](Operation *op) {
-    if (getChipFeature(op) != ChipFeature::Tcgen05 || getMmaCommitElection(op))
+    if (getProtocolEffects(op).signal != ProtocolSignal::MmaCommit ||
+        getMmaCommitElection(op))
       return;
     for (Operation *parent = op->getParentOp(); parent;
          parent = parent->getParentOp()) {

@@ -1379,5 +1379,6 @@ LogicalResult pmlir::verifyPipelineProtocol(Operation *root) {
   failed |= mlir::failed(verifyDrainAtExit(root));
   failed |= mlir::failed(verifyMmaElection(root));
   failed |= mlir::failed(verifyPairConsumerInLeader(root));
+  failed |= mlir::failed(verifyTensorMemory(root));
   return failure(failed);
 }

@@ -71,9 +71,14 @@ LogicalResult CreateOp::verify() {
 // SmemBytesOp
 //===----------------------------------------------------------------------===//
 
+uint64_t SmemBytesOp::getBytes() {
+  if (auto tmem = dyn_cast<TmemType>(getPipelineType()))
+    return TmemType::kSmemBytes;
+  return cast<PipelineType>(getPipelineType()).getSmemBytes();
+}
+
 OpFoldResult SmemBytesOp::fold(FoldAdaptor) {
-  auto type = cast<PipelineType>(getPipelineType());
-  return IntegerAttr::get(IndexType::get(getContext()), type.getSmemBytes());
+  return IntegerAttr::get(IndexType::get(getContext()), getBytes());
 }
 
 //===----------------------------------------------------------------------===//
@@ -393,4 +398,27 @@ Value pmlir::getRootPipeline(Value value) {
 CreateOp pmlir::getCreateOp(Value value) {
   Value root = getRootPipeline(value);
   return root ? root.getDefiningOp<CreateOp>() : CreateOp();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemCreateOp::verify() {
+  APInt offset;
+  if (matchPattern(getOffset(), m_ConstantInt(&offset)) &&
+      offset.getSExtValue() % 8)
+    return emitOpError() << "expects an offset that is a multiple of 8 (the "
+                            "deallocation barrier is an 8-byte mbarrier), got "
+                         << offset.getSExtValue();
+  return success();
+}
+
+LogicalResult TmemAllocOp::verify() {
+  if (getReaders() < 1)
+    return emitOpError() << "expects at least 1 reader, got " << getReaders();
+  if (getWarp() < 0 || getWarp() >= 32)
+    return emitOpError() << "expects a warp of the CTA (0 to 31), got "
+                         << getWarp();
+  return success();
 }

@@ -198,3 +198,19 @@ LogicalResult StageType::verify(function_ref<InFlightDiagnostic()> emitError,
 PipelineType StageType::getBasePipeline() const {
   return getBasePipelineType(getPipeline());
 }
+
+//===----------------------------------------------------------------------===//
+// TmemType
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned columns, unsigned ctaGroup) {
+  if (columns < 32 || columns > 512 || !llvm::isPowerOf2_32(columns))
+    return emitError() << "expects columns 32, 64, 128, 256 or 512 (tcgen05."
+                          "alloc takes a power of 2 of at least 32 of the 512 "
+                          "columns), got "
+                       << columns;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "expects cta_group 1 or 2, got " << ctaGroup;
+  return success();
+}

@@ -51,6 +51,11 @@ mlir::LogicalResult verifyMmaElection(mlir::Operation *root);
 /// loads and expect_tx complete the full barrier.
 mlir::LogicalResult verifyPairConsumerInLeader(mlir::Operation *root);
 
+/// Tensor memory: each `!pipeline.tmem` is allocated once in the kernel's
+/// entry block, freed by one warp, and released by exactly `readers`
+/// threads of each CTA (when the block size is known).
+mlir::LogicalResult verifyTensorMemory(mlir::Operation *root);
+
 /// Everything `pipeline-verify-protocol` checks: the collective
 /// initialization (verifyPipelineInit), then, if that holds, the checks
 /// above. Returns failure if any reported an error.

@@ -154,7 +154,8 @@ def Pipeline_SmemBytesOp : Pipeline_Op<"smem_bytes", [Pure]> {
   let description = [{
     The number of shared-memory bytes that the barriers of a pipeline of the
     given type take (8 bytes per barrier, `2 * stages` barriers without
-    sub-stages). Folds to a constant.
+    sub-stages), or a `!pipeline.tmem` its barrier and address word (16).
+    Folds to a constant.
 
     Example:
 
@@ -162,10 +163,15 @@ def Pipeline_SmemBytesOp : Pipeline_Op<"smem_bytes", [Pure]> {
     %n = pipeline.smem_bytes !pipeline.pipeline<stages = 4>
     ```
   }];
-  let arguments = (ins TypeAttrOf<Pipeline_PipelineType>:$pipeline_type);
+  let arguments = (ins TypeAttrOf<AnyTypeOf<[Pipeline_PipelineType,
+                                             Pipeline_TmemType]>>:$pipeline_type);
   let results = (outs Index:$result);
   let assemblyFormat = "$pipeline_type attr-dict";
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The bytes the op folds to.
+    uint64_t getBytes();
+  }];
 }
 
 def Pipeline_InitMbarsOp
@@ -1026,6 +1032,119 @@ def Pipeline_StepOp
   }];
   let arguments = (ins Pipeline_AnyStage:$stage);
   let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+}
+
+
+//===----------------------------------------------------------------------===//
+// Tensor memory (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def Pipeline_TmemCreateOp : Pipeline_Op<"tmem_create"> {
+  let summary = "place a tensor-memory allocation's barrier and address word";
+  let description = [{
+    Places the 16 bytes a `!pipeline.tmem` needs (its deallocation barrier
+    and the word `tcgen05.alloc` writes the TMEM address to) in a workgroup
+    buffer at a byte offset that must be a multiple of 8
+    (`pipeline.smem_bytes` of the type gives the size). Allocates nothing
+    yet: see `pipeline.tmem_alloc`.
+
+    Example:
+
+    ```mlir
+    %t = pipeline.tmem_create in %smem[%off] : memref<?xi8, #gpu.address_space<workgroup>>
+        -> !pipeline.tmem<columns = 512, cta_group = 2>
+    ```
+  }];
+  let arguments = (ins Pipeline_WorkgroupMemRef:$storage, Index:$offset);
+  let results = (outs Pipeline_TmemType:$result);
+  let assemblyFormat = [{
+    `in` $storage `[` $offset `]` `:` qualified(type($storage)) attr-dict
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_TmemAllocOp
+    : Pipeline_Op<"tmem_alloc", [Pipeline_Requires<"Tcgen05">]> {
+  let summary = "allocate tensor memory: collective over the CTA";
+  let description = [{
+    Every thread of the CTA executes it, in the kernel's entry block (like
+    `pipeline.init_mbars`). One thread initializes the deallocation barrier
+    for `readers` arrivals from each CTA of the group (`readers x
+    cta_group`: with a pair, every reader releases on both CTAs' barriers);
+    warp `warp` allocates `columns` columns (`tcgen05.alloc.cta_group::G`,
+    the address written to shared memory) and gives up the allocation
+    permit (`tcgen05.relinquish_alloc_permit`: the CTA allocates once);
+    then the CTA, or with `cta_group = 2` the cluster, synchronizes between
+    `tcgen05.fence::before_thread_sync` and
+    `tcgen05.fence::after_thread_sync`, and every thread reads the address,
+    the result.
+
+    Follows the reference's `TmemAllocation` (allocation by the MMA warp,
+    the address through shared memory, a barrier before the other warps
+    read it); the reference relinquishes at the MMA warp's exit, the
+    dialect right after the allocation (the CTA never allocates again
+    either way).
+
+    Example:
+
+    ```mlir
+    %base = pipeline.tmem_alloc %t readers 128 warp 1 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
+    ```
+  }];
+  let arguments = (ins Pipeline_TmemType:$tmem, I32Attr:$readers,
+                       DefaultValuedAttr<I32Attr, "0">:$warp);
+  let results = (outs I32:$address);
+  let assemblyFormat = [{
+    $tmem `readers` $readers (`warp` $warp^)? attr-dict `:` qualified(type($tmem))
+    `->` type($address)
+  }];
+  let hasVerifier = 1;
+}
+
+def Pipeline_TmemReleaseOp
+    : Pipeline_Op<"tmem_release", [Pipeline_Requires<"Tcgen05">]> {
+  let summary = "a reader of tensor memory is done with it";
+  let description = [{
+    The executing thread's last access of the TMEM is behind it:
+    `tcgen05.fence::before_thread_sync`, then one arrival on the
+    deallocation barrier of its CTA and, with `cta_group = 2`, on the
+    peer's (`mapa` to `rank ^ 1`): the peer's MMA results live in both
+    CTAs' TMEM, so neither frees before both CTAs' readers are done (the
+    reference's `TmemDeallocBarrier.signal_complete`: `signal_peer`, then
+    `signal_self`). Every one of the `readers` threads of each CTA executes
+    it exactly once.
+
+    Example:
+
+    ```mlir
+    pipeline.tmem_release %t : !pipeline.tmem<columns = 512, cta_group = 2>
+    ```
+  }];
+  let arguments = (ins Pipeline_TmemType:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+}
+
+def Pipeline_TmemDeallocOp
+    : Pipeline_Op<"tmem_dealloc", [Pipeline_Requires<"Tcgen05">]> {
+  let summary = "free tensor memory once every reader released it";
+  let description = [{
+    One whole warp of each CTA executes it (`tcgen05.dealloc` is
+    warp-collective): waits for the completion of the deallocation
+    barrier's first phase (every reader of the CTA and, with `cta_group =
+    2`, of the peer released), `tcgen05.fence::after_thread_sync`, then
+    `tcgen05.dealloc.cta_group::G` of the columns at `address`. The
+    reference's `TmemAllocation.complete_dealloc` (wait, then dealloc).
+    Keeps the CTA alive until the peer's readers have signalled it.
+
+    Example:
+
+    ```mlir
+    pipeline.tmem_dealloc %t, %base : !pipeline.tmem<columns = 512, cta_group = 2>
+    ```
+  }];
+  let arguments = (ins Pipeline_TmemType:$tmem, I32:$address);
+  let assemblyFormat = "$tmem `,` $address attr-dict `:` qualified(type($tmem))";
 }
 
 #endif // PIPELINE_OPS_TD

@@ -206,4 +206,40 @@ def Pipeline_StageType : Pipeline_Type<"Stage", "stage"> {
   }];
 }
 
+def Pipeline_TmemType : Pipeline_Type<"Tmem", "tmem"> {
+  let summary = "a tensor-memory allocation and its deallocation barrier";
+  let description = [{
+    `columns` columns of tensor memory (sm_100a; 32 to 512, a power of 2)
+    allocated for the CTA, or with `cta_group = 2` for each CTA of a pair
+    (the pair's MMAs write both CTAs' TMEM), plus what its lifetime needs in
+    shared memory (16 bytes, 8-aligned): the *deallocation barrier* (one
+    mbarrier on which every reader of the TMEM signals that it is done) and
+    the word where `tcgen05.alloc` writes the TMEM address.
+
+    The lifecycle (the reference's `TmemAllocation` and
+    `TmemDeallocBarrier`): `pipeline.tmem_alloc` (every thread of the CTA:
+    the barrier's init, the allocation by one warp, the relinquish, the
+    hand-off of the address), `pipeline.tmem_release` (each reader thread,
+    once, after its last TMEM access; with `cta_group = 2` on both CTAs'
+    barriers), `pipeline.tmem_dealloc` (one warp: waits until every reader
+    of the pair released, then frees).
+
+    Example:
+
+    ```mlir
+    !pipeline.tmem<columns = 512, cta_group = 2>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$columns,
+    DefaultValuedParameter<"unsigned", "1">:$cta_group
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Shared-memory bytes: the deallocation barrier and the address word.
+    static constexpr uint64_t kSmemBytes = 16;
+  }];
+}
+
 #endif // PIPELINE_TYPES_TD
