@@ -299,6 +299,20 @@ private:
   std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
   std::map<uint64_t, Barrier> barriers;
   uint64_t hangRecord = 0;
+  /// The clusters, by their first CTA in grid order, and whether each waits
+  /// to be launched, runs (or ran), or was canceled by try_cancel.
+  enum class ClusterState : uint8_t { Pending, Launched, Canceled };
+  std::vector<unsigned> clusters;
+  std::vector<ClusterState> clusterState;
+  /// Launches pending clusters while fewer than the resident ones run.
+  bool launchPending();
+  bool ctaLaunched(unsigned cta) const {
+    unsigned first = ctaOfRank(cta, 0);
+    for (size_t i = 0; i < clusters.size(); ++i)
+      if (clusters[i] == first)
+        return clusterState[i] == ClusterState::Launched;
+    return true;
+  }
   /// Each CTA's tensor memory: never allocated, allocated, freed.
   enum class TmemState : uint8_t { None, Allocated, Freed };
   std::vector<TmemState> tmem;
@@ -476,6 +490,18 @@ Error Machine::setup() {
       t.xyz[1] = (i / launch.block[0]) % launch.block[1];
       t.xyz[2] = i / (launch.block[0] * launch.block[1]);
       t.regs.assign(kernel.regNames.size(), 0);
+    }
+  for (unsigned c = 0; c < ctaCount(); ++c)
+    if (ctaOfRank(c, 0) == c)
+      clusters.push_back(c);
+  clusterState.assign(clusters.size(), ClusterState::Launched);
+  if (launch.residentClusters && launch.residentClusters < clusters.size())
+    for (size_t i = launch.residentClusters; i < clusters.size(); ++i) {
+      clusterState[i] = ClusterState::Pending;
+      for (unsigned r = 0; r < clusterSize(); ++r)
+        for (unsigned k = 0; k < threadsPerCta(); ++k)
+          threads[size_t(ctaOfRank(clusters[i], r)) * threadsPerCta() + k]
+              .status = Status::Exited;
     }
   return Error::success();
 }
@@ -1376,11 +1402,26 @@ bool Machine::execute(Thread &t) {
     return next();
   }
   if (op == "clusterlaunchcontrol") {
-    // try_cancel [resp], [mbar]: every CTA of the grid already runs here,
-    // so the response is "not canceled" (16 zero bytes), written to the
-    // response of this CTA (or, multicast, of every CTA of the cluster),
-    // whose barrier then completes 16 transaction bytes.
+    // try_cancel [resp], [mbar]: cancels the first cluster that waits to
+    // be launched (--resident-clusters), if any, and answers with it; the
+    // response is written to this CTA (or, multicast, to every CTA of the
+    // cluster), whose barrier then completes 16 transaction bytes. The
+    // response's encoding is the simulator's own (the hardware's is
+    // opaque): bit 0 canceled, bits 8-31 the first CTA's x, 32-47 y, 48-63
+    // z; query_cancel decodes it.
     if (in.parts[1] == "try_cancel") {
+      uint64_t answer = 0;
+      for (size_t i = 0; i < clusters.size(); ++i)
+        if (clusterState[i] == ClusterState::Pending) {
+          clusterState[i] = ClusterState::Canceled;
+          ++result.clustersCanceled;
+          unsigned xyz[3];
+          ctaCoords(clusters[i], xyz);
+          answer = 1 | (uint64_t(xyz[0] & 0xffffff) << 8) |
+                   (uint64_t(xyz[1] & 0xffff) << 32) |
+                   (uint64_t(xyz[2] & 0xffff) << 48);
+          break;
+        }
       uint64_t resp = address(t, in.ops[0]);
       Place mp = resolve(t, address(t, in.ops[1]), "shared");
       std::vector<unsigned> dests;
@@ -1393,7 +1434,8 @@ bool Machine::execute(Thread &t) {
         std::vector<uint8_t> &mem = shared[d];
         for (unsigned b = 0; b < 16 && (resp & 0xffffffffull) + b < mem.size();
              ++b)
-          mem[(resp & 0xffffffffull) + b] = 0;
+          mem[(resp & 0xffffffffull) + b] =
+              b < 8 ? uint8_t(answer >> (8 * b)) : 0;
         Event e;
         e.due = round + options.asyncDelay;
         e.cta = d;
@@ -1408,8 +1450,23 @@ bool Machine::execute(Thread &t) {
       }
       return next();
     }
-    // query_cancel.is_canceled: false (nothing was canceled); the CTA id
-    // queries read 0.
+    // query_cancel: decodes the response (try_cancel's encoding above).
+    if (in.parts[1] == "query_cancel" && in.numOps >= 2) {
+      uint64_t v = value(t, in.ops[1]);
+      uint64_t coords[3] = {(v >> 8) & 0xffffff, (v >> 32) & 0xffff, v >> 48};
+      if (in.has("is_canceled")) {
+        set(0, v & 1);
+      } else if (in.ops[0].kind == Operand::Kind::Vec) {
+        for (size_t i = 0; i < in.ops[0].elems.size(); ++i)
+          setReg(t, in.ops[0].elems[i], i < 3 ? coords[i] : 0);
+      } else {
+        unsigned axis = StringRef(in.opcode).contains("::y")   ? 1
+                        : StringRef(in.opcode).contains("::z") ? 2
+                                                               : 0;
+        set(0, coords[axis]);
+      }
+      return next();
+    }
     set(0, 0);
     return next();
   }
@@ -1937,6 +1994,34 @@ void Machine::reportDeadlock() {
   finding("deadlock", message);
 }
 
+bool Machine::launchPending() {
+  if (!launch.residentClusters)
+    return false;
+  unsigned running = 0;
+  size_t next = clusters.size();
+  for (size_t i = 0; i < clusters.size(); ++i) {
+    if (clusterState[i] == ClusterState::Pending) {
+      next = std::min(next, i);
+      continue;
+    }
+    if (clusterState[i] != ClusterState::Launched)
+      continue;
+    for (unsigned r = 0; r < clusterSize(); ++r)
+      if (!ctaExited(ctaOfRank(clusters[i], r))) {
+        ++running;
+        break;
+      }
+  }
+  if (running >= launch.residentClusters || next == clusters.size())
+    return false;
+  clusterState[next] = ClusterState::Launched;
+  for (unsigned r = 0; r < clusterSize(); ++r)
+    for (unsigned k = 0; k < threadsPerCta(); ++k)
+      threads[size_t(ctaOfRank(clusters[next], r)) * threadsPerCta() + k]
+          .status = Status::Runnable;
+  return true;
+}
+
 SimResult Machine::run() {
   std::vector<size_t> order(threads.size());
   for (size_t i = 0; i < order.size(); ++i)
@@ -1966,6 +2051,7 @@ SimResult Machine::run() {
     }
     progress |= resolveCollectives();
     progress |= fireEvents(false);
+    progress |= launchPending();
     for (auto &[key, nb] : bars)
       progress |= checkBar(key.first, key.second);
     if (result.instructions > options.maxSteps) {
@@ -2032,7 +2118,7 @@ void Machine::stepWarp(unsigned cta, unsigned w) {
 void Machine::settle() {
   bool again = true;
   while (again) {
-    again = resolveCollectives();
+    again = resolveCollectives() | launchPending();
     for (auto &[key, nb] : bars)
       again |= checkBar(key.first, key.second);
   }
@@ -2073,6 +2159,8 @@ uint64_t Machine::hashState() const {
   for (auto &[c, n] : clusterArrived)
     mix(n);
   for (TmemState state : tmem)
+    mix(uint64_t(state));
+  for (ClusterState state : clusterState)
     mix(uint64_t(state));
   for (const std::vector<uint8_t> &mem : shared)
     mixBytes(mem);

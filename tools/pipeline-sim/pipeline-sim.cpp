@@ -66,6 +66,12 @@ static cl::opt<unsigned>
     maxDepth("max-depth",
              cl::desc("the exhaustive search's bound on steps per schedule"),
              cl::init(5000), cl::cat(category));
+static cl::opt<unsigned> residentClusters(
+    "resident-clusters",
+    cl::desc("clusters that run at once (default: all); the others start "
+             "when one ends, or are canceled by a cluster launch control "
+             "try_cancel, which names them"),
+    cl::init(0), cl::cat(category));
 static cl::opt<bool> noReduction(
     "no-reduction",
     cl::desc("the exhaustive search explores the orders of independent "
@@ -110,6 +116,7 @@ int main(int argc, char **argv) {
   if (!parseDims(cluster, launch.cluster))
     return fail("expects --cluster=X[,Y[,Z]], got '" + cluster + "'");
   launch.dynamicShared = smem;
+  launch.residentClusters = residentClusters;
   for (StringRef a : args) {
     ArgValue v;
     uint64_t n = 0;
@@ -184,7 +191,11 @@ int main(int argc, char **argv) {
            << (result->completed && result->findings.empty() ? "completed"
                                                              : "FAILED")
            << ", " << result->instructions << " instructions, "
-           << result->rounds << " rounds\n";
+           << result->rounds << " rounds";
+    if (launch.residentClusters)
+      outs() << ", " << result->clustersCanceled
+             << " cluster(s) canceled by try_cancel";
+    outs() << "\n";
     for (const Finding &f : result->findings)
       outs() << "  " << f.kind << ": " << f.message << "\n";
     anyFinding |= !result->completed || !result->findings.empty();

@@ -47,6 +47,11 @@ struct LaunchConfig {
   unsigned block[3] = {1, 1, 1};
   unsigned cluster[3] = {1, 1, 1};
   uint64_t dynamicShared = 0;
+  /// Clusters that run at once (0: every cluster of the grid). The others
+  /// wait to be launched when a running cluster ends, or to be canceled
+  /// by a cluster launch control try_cancel, whose response then names
+  /// them (a persistent kernel's scheduler).
+  unsigned residentClusters = 0;
   std::vector<ArgValue> args;
 };
 
@@ -99,6 +104,8 @@ struct SimResult {
   /// steps only.
   uint64_t reducedStates = 0;
   bool bounded = false;
+  /// Clusters canceled by try_cancel (their work done by a running one).
+  uint64_t clustersCanceled = 0;
   std::vector<Finding> findings;
 };
 

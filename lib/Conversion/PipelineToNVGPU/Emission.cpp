@@ -393,6 +393,8 @@ static Value leaderCtaRank(OpBuilder &b, Location loc) {
 }
 
 ConsumerTargets consumerTargets(const Lowered &l) {
+  if (l.type.getClc())
+    return {ConsumerTargets::FirstCta, 1};
   if (l.type.getCtaGroup() == 2)
     return l.isInput ? ConsumerTargets{ConsumerTargets::Group, 2}
                      : ConsumerTargets{ConsumerTargets::Leader, 1};
@@ -424,6 +426,27 @@ void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
   Value remote = NVVM::MapaOp::create(b, loc, cluster, local, rank);
   NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remote, count,
                                  NVVM::MemScopeKind::CTA);
+}
+
+/// The executing threads arrive once each on the barrier at `local` in
+/// cluster rank 0: the lanes that execute this together synchronize
+/// (bar.warp.sync) and the lowest of them arrives for all, with count =
+/// the number of active lanes (one remote arrive per warp instead of 32).
+static void arriveOnFirstCta(OpBuilder &b, Location loc, Value local) {
+  Type i32 = b.getI32Type();
+  Value mask =
+      LLVM::CallIntrinsicOp::create(
+          b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"), ValueRange{})
+          .getResult(0);
+  NVVM::SyncWarpOp::create(b, loc, mask);
+  Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
+  Value below = arith::AndIOp::create(b, loc, mask,
+                                      NVVM::LaneMaskLtOp::create(b, loc, i32));
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, below,
+                                      constInt(b, loc, 0, 32));
+  ifElected(b, loc, first, [&] {
+    arriveRemote(b, loc, local, constInt(b, loc, 0, 32), active);
+  });
 }
 
 /// The executing threads arrive once each on the barrier at `local` in the
@@ -476,6 +499,8 @@ static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
   Value local = barrierPointer(b, loc, barriers, id);
   if (targets.kind == ConsumerTargets::Leader)
     return arriveRemote(b, loc, local, leaderCtaRank(b, loc));
+  if (targets.kind == ConsumerTargets::FirstCta)
+    return arriveOnFirstCta(b, loc, local);
   arriveOnGroup(b, loc, local, targets.size);
 }
 
@@ -569,6 +594,80 @@ void tmaLoad(OpBuilder &b, Location loc, const Lowered &l, Value descriptor,
       barrier, /*im2colOffsets=*/ValueRange(), multicastMask,
       /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       group, /*predicate=*/Value());
+}
+
+/// The address of the 16-byte response of the handle's stage (the clc tile
+/// pipeline's payload [stages x 1 x 16 bytes]), as a shared pointer.
+static Value clcResponsePointer(OpBuilder &b, Location loc, const Lowered &l) {
+  Value payload = l.payload[0];
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, payload);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  Type type = cast<MemRefType>(payload.getType()).getElementType();
+  unsigned elementBytes = std::max(1u, type.getIntOrFloatBitWidth() / 8);
+  Value offset = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, metadata.getOffset(),
+                            constIndex(b, loc, elementBytes)),
+      arith::MulIOp::create(b, loc, l.stage, constIndex(b, loc, 16)));
+  Value address = arith::AddIOp::create(b, loc, base, offset);
+  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, shared, address64);
+}
+
+void clcTryCancel(OpBuilder &b, Location loc, const Lowered &l) {
+  Type i32 = b.getI32Type();
+  Value full = barrierPointer(b, loc, l.barriers,
+                              fullBarrierId(b, loc, l.type, l.stage, 0));
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value ctas = NVVM::ClusterDim::create(b, loc, i32);
+  Value arms =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, ctas);
+  ifElected(b, loc, arms, [&] {
+    auto cluster = LLVM::LLVMPointerType::get(
+        b.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value remote = NVVM::MapaOp::create(b, loc, cluster, full, lane);
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, /*res=*/Type(), remote,
+                                           constInt(b, loc, 16, 32),
+                                           NVVM::MemScopeKind::CTA,
+                                           /*relaxed=*/false,
+                                           /*predicate=*/Value());
+  });
+  Value elect = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  ifElected(b, loc, elect, [&] {
+    NVVM::ClusterLaunchControlTryCancelOp::create(
+        b, loc, /*multicast=*/b.getUnitAttr(), clcResponsePointer(b, loc, l),
+        full);
+  });
+}
+
+SmallVector<Value> clcResponse(OpBuilder &b, Location loc, const Lowered &l) {
+  Value response = LLVM::LoadOp::create(b, loc, b.getIntegerType(128),
+                                        clcResponsePointer(b, loc, l),
+                                        /*alignment=*/16);
+  SmallVector<Value> results;
+  for (auto [query, type] :
+       {std::pair{NVVM::ClusterLaunchControlQueryType::IS_CANCELED,
+                  Type(b.getI1Type())},
+        {NVVM::ClusterLaunchControlQueryType::GET_FIRST_CTA_ID_X,
+         b.getI32Type()},
+        {NVVM::ClusterLaunchControlQueryType::GET_FIRST_CTA_ID_Y,
+         b.getI32Type()},
+        {NVVM::ClusterLaunchControlQueryType::GET_FIRST_CTA_ID_Z,
+         b.getI32Type()}})
+    results.push_back(NVVM::ClusterLaunchControlQueryCancelOp::create(
+        b, loc, type, query, response));
+  // The generic read before the release that lets the next asynchronous
+  // response overwrite the buffer.
+  NVVM::FenceProxyOp::create(
+      b, loc,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  return results;
 }
 
 RoleState waitCurrent(OpBuilder &b, Location loc, const Lowered &l, Role role,

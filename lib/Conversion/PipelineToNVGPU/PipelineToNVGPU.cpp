@@ -607,6 +607,28 @@ struct TmaLoadOpLowering : ErasingPipelineOpLowering<TmaLoadOp> {
   }
 };
 
+/// pipeline.clc_try_cancel: the producer of a clc pipeline.
+struct ClcTryCancelOpLowering : ErasingPipelineOpLowering<ClcTryCancelOp> {
+  using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
+
+  void emit(ClcTryCancelOp op, OneToNOpAdaptor adaptor, const Lowered &l,
+            ConversionPatternRewriter &rewriter) const override {
+    clcTryCancel(rewriter, op.getLoc(), l);
+  }
+};
+
+/// pipeline.clc_response: the stage's response, queried.
+struct ClcResponseOpLowering : PipelineOpLowering<ClcResponseOp> {
+  using PipelineOpLowering::PipelineOpLowering;
+
+  LogicalResult rewrite(ClcResponseOp op, OneToNOpAdaptor adaptor,
+                        const Lowered &l,
+                        ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, clcResponse(rewriter, op.getLoc(), l));
+    return success();
+  }
+};
+
 /// pipeline.payload: subview [stage, 0, ...] x [1, k, tile...] of the
 /// payload array, dropping the stage dimension.
 struct PayloadOpLowering : PipelineOpLowering<PayloadOp> {
@@ -876,6 +898,8 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
            ArriveOpLowering,               // pipeline.arrive
            ExpectTxOpLowering,             // pipeline.expect_tx
            TmaLoadOpLowering,              // pipeline.tma_load
+           ClcTryCancelOpLowering,         // pipeline.clc_try_cancel
+           ClcResponseOpLowering,          // pipeline.clc_response
            PayloadOpLowering,              // pipeline.payload
            ReleaseOpLowering,              // pipeline.release
            ReleaseWithoutSignalOpLowering, // pipeline.release_without_signal

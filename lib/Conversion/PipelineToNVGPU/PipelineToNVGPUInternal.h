@@ -108,7 +108,8 @@ struct RoleState {
 /// The CTAs whose barrier a consumer signal of a pipeline reaches (the
 /// pipeline type's documentation gives the rules and their sources).
 struct ConsumerTargets {
-  enum Kind { Local, Leader, Group } kind;
+  /// FirstCta: cluster rank 0 (a clc pipeline's consumers).
+  enum Kind { Local, Leader, Group, FirstCta } kind;
   /// Group: the number of CTAs, an aligned group of the cluster.
   unsigned size;
 };
@@ -196,6 +197,15 @@ Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value id);
 /// mbarrier.arrive.shared::cluster (.release.cta).
 void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
                   Value count = Value());
+
+/// The producer of a clc pipeline requests the next cluster: lanes below
+/// the cluster size arm 16 bytes on their CTA's full barrier of the stage,
+/// one elected lane issues the multicast try_cancel.
+void clcTryCancel(OpBuilder &b, Location loc, const Lowered &l);
+
+/// A consumer of a clc pipeline reads the stage's response: canceled and
+/// the first CTA's x, y, z.
+SmallVector<Value> clcResponse(OpBuilder &b, Location loc, const Lowered &l);
 
 /// The patterns of the tensor-memory ops (TensorMemory.cpp).
 void populateTensorMemoryPatterns(const mlir::TypeConverter &typeConverter,

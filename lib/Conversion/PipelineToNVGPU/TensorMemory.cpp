@@ -45,8 +45,8 @@ Value linearThreadId(OpBuilder &b, Location loc) {
   Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
   Value dx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
   Value dy = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
-  Value zy = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, z, dy),
-                                   y);
+  Value zy =
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, z, dy), y);
   return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, zy, dx),
                                x);
 }

@@ -568,3 +568,30 @@ func.func @tmem_no_readers(%t: !pipeline.tmem<columns = 512>) {
   %a = pipeline.tmem_alloc %t readers 0 : !pipeline.tmem<columns = 512> -> i32
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects a clc pipeline to have cta_group = 1, release_ctas = 1, no sub-stages and tmem = false (its consumers signal cluster rank 0)}}
+func.func @clc_pair(%p: !pipeline.pipeline<stages = 2, cta_group = 2, clc = true>) {
+  return
+}
+
+// -----
+
+#WG = #gpu.address_space<workgroup>
+!TP = !pipeline.tile_pipeline<pipeline = <stages = 2>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>
+func.func @clc_on_plain(%s: !pipeline.stage<producer, !TP>) {
+  // expected-error @+1 {{'pipeline.clc_try_cancel' op expects a stage of a tile pipeline over a clc = true pipeline (the payload holds each stage's response)}}
+  pipeline.clc_try_cancel %s : !pipeline.stage<producer, !TP>
+  return
+}
+
+// -----
+
+#WG = #gpu.address_space<workgroup>
+!TP = !pipeline.tile_pipeline<pipeline = <stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x32xi8, #WG>]>
+func.func @clc_response_size(%s: !pipeline.stage<consumer, !TP>) {
+  // expected-error @+1 {{'pipeline.clc_response' op expects the clc tile pipeline to hold one payload of 16 bytes per stage (the cluster launch control response), got 32 bytes in 1 payload(s)}}
+  %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !TP>
+  return
+}

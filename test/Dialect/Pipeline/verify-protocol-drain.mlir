@@ -127,3 +127,41 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A cluster launch control scheduler that stops without draining: the
+// consumers of the other CTAs still arrive on rank 0's empty barriers.
+#WG = #gpu.address_space<workgroup>
+!Resp = memref<2x1x16xi8, #WG>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [!Resp]>
+gpu.module @m {
+  gpu.func @clc_no_drain(%resp: !Resp, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c = pipeline.create -> !C
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : !Resp) : !C -> !CLC
+    pipeline.init_mbars %clc producer 1 consumer 64 cluster : !CLC
+    %tid = gpu.thread_id x
+    %c32 = arith.constant 32 : index
+    %sched = arith.cmpi ult, %tid, %c32 : index
+    scf.if %sched {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{its CTAs signal each other (clc = true)}}
+        %p = pipeline.acquire_producer %clc : !CLC
+        pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+        pipeline.release %p : !pipeline.stage<producer, !CLC>
+      }
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %clc : !CLC
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+        pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+        pipeline.release %s : !pipeline.stage<consumer, !CLC>
+      }
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}

@@ -435,7 +435,10 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
 }
 
 bool ArrivalChecker::run() {
-  if (!p.init)
+  // A clc pipeline's consumers signal cluster rank 0 from every CTA and its
+  // producer arms other CTAs' barriers: not counted here (the simulator
+  // counts every phase).
+  if (!p.init || p.type.getClc())
     return false;
   std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
   if (!block)
@@ -1268,6 +1271,8 @@ static std::optional<RemoteReason> remoteReason(PipelineUses &p) {
   if (t.getReleaseCtas() > 1)
     return RemoteReason{"release_ctas = " + std::to_string(t.getReleaseCtas()),
                         p.create};
+  if (t.getClc())
+    return RemoteReason{"clc = true", p.create};
   SmallVector<Value> groups;
   for (Operation *user : p.users)
     if (getProtocolEffects(user).signal == ProtocolSignal::Address)

@@ -126,8 +126,7 @@ static bool checkTmem(TmemCreateOp create) {
   if (counted != alloc.getReaders()) {
     auto diag = alloc.emitError()
                 << "expects " << alloc.getReaders()
-                << " readers to release this tensor memory, but "
-                << counted
+                << " readers to release this tensor memory, but " << counted
                 << " threads of the CTA execute pipeline.tmem_release: "
                 << (counted < alloc.getReaders()
                         ? "the deallocation barrier never completes and the "

@@ -422,3 +422,34 @@ LogicalResult TmemAllocOp::verify() {
                          << getWarp();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Cluster launch control
+//===----------------------------------------------------------------------===//
+
+/// A stage of a clc pipeline whose tile pipeline holds one 16-byte response
+/// per stage.
+static LogicalResult verifyClcStage(Operation *op, StageType type) {
+  auto tile = dyn_cast<TilePipelineType>(type.getPipeline());
+  if (!type.getBasePipeline().getClc() || !tile)
+    return op->emitOpError()
+           << "expects a stage of a tile pipeline over a clc = true pipeline "
+              "(the payload holds each stage's response), got "
+           << type;
+  if (tile.getPayload().size() != 1 || tile.getKGroupSize() != 1 ||
+      tile.getStageBytes() != 16)
+    return op->emitOpError()
+           << "expects the clc tile pipeline to hold one payload of 16 bytes "
+              "per stage (the cluster launch control response), got "
+           << tile.getStageBytes() << " bytes in " << tile.getPayload().size()
+           << " payload(s)";
+  return success();
+}
+
+LogicalResult ClcTryCancelOp::verify() {
+  return verifyClcStage(*this, getStage().getType());
+}
+
+LogicalResult ClcResponseOp::verify() {
+  return verifyClcStage(*this, getStage().getType());
+}

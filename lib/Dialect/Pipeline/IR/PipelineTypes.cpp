@@ -51,7 +51,8 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned stages, unsigned producerSubStages,
                                    unsigned consumerSubStages,
                                    unsigned ctaGroup, unsigned releaseCtas,
-                                   unsigned consumerDepth, bool tmem) {
+                                   unsigned consumerDepth, bool tmem,
+                                   bool clc) {
   if (stages < 1)
     return emitError() << "expects at least 1 stage, got " << stages;
   if (producerSubStages < 1)
@@ -77,6 +78,11 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " (the CTA pair decides where consumer signals go), "
                           "got release_ctas = "
                        << releaseCtas;
+  if (clc && (ctaGroup != 1 || releaseCtas != 1 || tmem ||
+              producerSubStages != 1 || consumerSubStages != 1))
+    return emitError() << "expects a clc pipeline to have cta_group = 1, "
+                          "release_ctas = 1, no sub-stages and tmem = false "
+                          "(its consumers signal cluster rank 0)";
   // Counted in 64 bits: the 32-bit accessors must not wrap around.
   uint64_t barriers = uint64_t(stages) * producerSubStages +
                       uint64_t(stages) * consumerSubStages;

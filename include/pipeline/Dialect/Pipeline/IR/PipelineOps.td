@@ -1147,4 +1147,68 @@ def Pipeline_TmemDeallocOp
   let assemblyFormat = "$tmem `,` $address attr-dict `:` qualified(type($tmem))";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Cluster launch control (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def Pipeline_ClcTryCancelOp
+    : Pipeline_BorrowingStageOp<"clc_try_cancel", [
+        Pipeline_Effects<"OfStage", "None", "None", "ExpectTx">,
+        Pipeline_Requires<"Tcgen05">]> {
+  let summary = "request the next cluster to schedule: the CLC producer";
+  let description = [{
+    The producer of a `clc = true` pipeline, executed by one whole warp of
+    cluster rank 0 (the scheduler warp): lane `i` of the first
+    `%cluster_nctarank` lanes arrives on the stage's `full` barrier of
+    cluster rank `i` arming 16 transaction bytes (`mapa` +
+    `mbarrier.arrive.expect_tx.shared::cluster`), then one elected lane
+    issues `clusterlaunchcontrol.try_cancel` with the stage's response
+    buffer (the tile pipeline's payload) and `full` barrier, multicast to
+    every CTA of the cluster: each CTA's `full` barrier completes when its
+    copy of the 16-byte response lands. CUTLASS
+    `PipelineCLCFetchAsync::producer_acquire` (the arrive with expect_tx
+    per lane) and `issue_clc_query`; the reference's
+    `TileScheduler.advance_to_next_work`.
+
+    Example:
+
+    ```mlir
+    %s = pipeline.acquire_producer %clc : !CLC
+    pipeline.clc_try_cancel %s : !pipeline.stage<producer, !CLC>
+    pipeline.release %s : !pipeline.stage<producer, !CLC>
+    ```
+  }];
+  let arguments = (ins Pipeline_ProducerStage:$stage);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+  let hasVerifier = 1;
+}
+
+def Pipeline_ClcResponseOp
+    : Pipeline_BorrowingStageOp<"clc_response", [
+        Pipeline_Effects<"OfStage", "None", "None", "None">,
+        Pipeline_Requires<"Tcgen05">]> {
+  let summary = "read a cluster launch control response";
+  let description = [{
+    A consumer of a `clc = true` pipeline reads the stage's 16-byte response
+    (`ld.shared.b128`): `canceled` is true when the request canceled a
+    cluster that had not started, whose first CTA is at (`x`, `y`, `z`)
+    (`clusterlaunchcontrol.query_cancel`); the coordinates are 0 when it is
+    false (the grid is done). A `fence.proxy.async.shared::cta` after the
+    read orders it before the release that lets the next request's
+    asynchronous write reuse the buffer (CUTLASS `fence_view_async_shared`,
+    the reference's `fence_async_view_proxy`).
+
+    Example:
+
+    ```mlir
+    %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+    ```
+  }];
+  let arguments = (ins Pipeline_ConsumerStage:$stage);
+  let results = (outs I1:$canceled, I32:$x, I32:$y, I32:$z);
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($stage))";
+  let hasVerifier = 1;
+}
+
 #endif // PIPELINE_OPS_TD

@@ -67,6 +67,18 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     those pipelines carry them or not. `commit_mma` needs none: the commit
     itself tracks the MMAs.
 
+    `clc = true` makes it the pipeline of a cluster launch control
+    scheduler (sm_100a; CUTLASS `PipelineCLCFetchAsync`, the reference's
+    `TileScheduler` barriers): wrapped in a tile pipeline whose one payload
+    holds a 16-byte response per stage, its producer (the scheduler warp of
+    cluster rank 0) issues `pipeline.clc_try_cancel`, which arms every CTA's
+    `full` barrier for the 16 response bytes and requests the cancellation
+    with the response multicast to the whole cluster; its consumers (every
+    warp that follows the schedule, in every CTA) read the response with
+    `pipeline.clc_response` and signal the `empty` barrier of cluster rank
+    0, where the producer waits. Counts: `producer 1`, `consumer` the
+    consumer threads of the whole cluster.
+
     The barriers are laid out as `full[0 .. stages*producer_sub_stages)`
     followed by `empty[0 .. stages*consumer_sub_stages)`, 8 bytes each.
 
@@ -78,6 +90,7 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     !pipeline.pipeline<stages = 4, release_ctas = 2>
     !pipeline.pipeline<stages = 4, consumer_depth = 2>
     !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+    !pipeline.pipeline<stages = 2, clc = true>
     ```
   }];
   let parameters = (ins
@@ -87,13 +100,14 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     DefaultValuedParameter<"unsigned", "1">:$cta_group,
     DefaultValuedParameter<"unsigned", "1">:$release_ctas,
     DefaultValuedParameter<"unsigned", "1">:$consumer_depth,
-    DefaultValuedParameter<"bool", "false">:$tmem
+    DefaultValuedParameter<"bool", "false">:$tmem,
+    DefaultValuedParameter<"bool", "false">:$clc
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
     TypeBuilder<(ins "unsigned":$stages), [{
-      return $_get($_ctxt, stages, 1, 1, 1, 1, 1, false);
+      return $_get($_ctxt, stages, 1, 1, 1, 1, 1, false, false);
     }]>
   ];
   let extraClassDeclaration = [{
