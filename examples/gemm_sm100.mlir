@@ -16,15 +16,18 @@
 // x 256 fp32 columns of the accumulator in its own TMEM, which its epilogue
 // writes out.
 //
-// Persistent: the grid holds any number of pairs (at most one CTA per SM:
-// 230400 bytes of shared memory, 512 TMEM columns); pair p (blocks 2p and
-// 2p + 1) computes tiles p, p + #pairs, p + 2 #pairs, ... of the
-// ceil(M/256) x ceil(N/256) tiles, tile t at (m, n) = (t mod ceil(M/256),
-// t div ceil(M/256)) (M-fastest: the pairs running together share B tiles
-// in L2; no grouped rasterization). With two accumulator stages the
-// epilogue of tile t overlaps the MMAs of the pair's next tile.
+// Persistent through cluster launch control (CUTLASS's SM100 tile
+// scheduler): the grid has one cluster (one pair) per tile of the
+// ceil(M/256) x ceil(N/256) tiles; the pair of cluster p starts with tile
+// p, tile t at (m, n) = (t mod ceil(M/256), t div ceil(M/256)) (M-fastest;
+// no grouped rasterization). Its scheduler warp asks the hardware to
+// cancel a cluster that has not started yet (at most one CTA per SM:
+// 230400 bytes of shared memory, 512 TMEM columns) and the pair computes
+// that cluster's tile instead, until nothing is left to cancel. With two
+// accumulator stages the epilogue of one tile overlaps the MMAs of the
+// pair's next.
 //
-// Roles (192 threads, six warps, in both CTAs of the pair):
+// Roles (224 threads, seven warps, in both CTAs of the pair):
 //
 //   warp 0, lane 0 (TMA)     producer of the input tile pipeline (6 stages,
 //                            k_group_size = 1: one 64-wide k-block of A and
@@ -45,6 +48,16 @@
 //                            CTAs' accumulator full barriers) -> release;
 //                            drain_producer at the end. Warp 1 of the peer
 //                            only allocates and frees TMEM.
+//   warp 6, rank 0 (CLC)     the scheduler: producer of the cluster launch
+//                            control pipeline (2 stages of 16-byte
+//                            answers, clc = true): clc_try_cancel, then
+//                            reads the answer like every reader; stops
+//                            after "nothing canceled"; drain_producer.
+//                            Readers of each answer: the scheduler, and in
+//                            both CTAs the TMA lane, warp 1 and the
+//                            epilogue (354 arrivals on rank 0's empty
+//                            barrier); each reader's next tile is the
+//                            canceled cluster's (x of its first CTA / 2).
 //   warps 2..5 (epilogue)    consumers of the accumulator pipeline, in both
 //                            CTAs: consume (waits on this CTA's full barrier;
 //                            the exit arrives on the LEADER's empty barrier):
@@ -68,10 +81,10 @@
 // 16-byte aligned base pointers; M, N, K < 2^31 and ceil(M/256) *
 // ceil(N/256) < 2^31 (the loops count in i32).
 //
-// Launch: grid (2 * #pairs, 1, 1) with #pairs >= 1 (for example
-// min(#SMs / 2, ceil(M/256) * ceil(N/256))), in clusters of (2, 1, 1)
-// (cuLaunchKernelEx; any (2k, 1, 1) works: blocks 2p, 2p + 1 are cluster
-// ranks 2q, 2q + 1), block (192, 1, 1), dynamic shared memory 230400 bytes
+// Launch: grid (2 * ceil(M/256) * ceil(N/256), 1, 1), in clusters of
+// (2, 1, 1) (cuLaunchKernelEx; one pair per cluster: the scheduler of
+// cluster rank 0 serves the pair), block (224, 1, 1), dynamic shared
+// memory 230400 bytes
 // (raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). Arguments:
 // pointers to three CUtensorMaps in global memory (the project's
 // !nvgpu.tensormap.descriptor ABI), all bf16, 128-byte swizzle, OOB fill
@@ -87,6 +100,8 @@
 //   128     the TMEM deallocation barrier and address (16 B): 512
 //           columns in each CTA, 2 accumulator stages of 128 lanes x 256
 //           fp32 columns (the CTA's 128 rows of the 256 x 256 tile)
+//   144     the scheduler's barriers: 2 full, 2 empty (32 B)
+//   176     the scheduler's answers: 2 x 16 B
 //   1024    A stages: 6 x 128 x 64 bf16 (96 KiB), 128-byte swizzled by TMA
 //   99328   B stages: 6 x 128 x 64 bf16 (96 KiB)
 //   197632  C staging: 4 epilogue warps x 2 buffers x 32 x 64 bf16 (32 KiB)
@@ -103,6 +118,9 @@
 
 !Smem = memref<?xi8, #gpu.address_space<workgroup>>
 !Tmem = !pipeline.tmem<columns = 512, cta_group = 2>
+!Resp = memref<2x1x16xi8, #gpu.address_space<workgroup>>
+!Clc = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !Clc, k_group_size = 1, payload = [!Resp]>
 !ATiles = memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
 !BTiles = memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
 !AStage = memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
@@ -119,12 +137,13 @@ module attributes {gpu.container_module} {
 gpu.module @gemm_sm100 {
   gpu.func @gemm_bf16_cta2(%a_map: !llvm.ptr, %b_map: !llvm.ptr, %c_map: !llvm.ptr,
                            %m_size: i32, %n_size: i32, %k_size: i32) kernel
-      attributes {nvvm.reqntid = array<i32: 192, 1, 1>, nvvm.minctasm = 1 : i32} {
+      attributes {nvvm.reqntid = array<i32: 224, 1, 1>, nvvm.minctasm = 1 : i32} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
     %c4 = arith.constant 4 : index
+    %c6 = arith.constant 6 : index
     %c7 = arith.constant 7 : index
     %c8 = arith.constant 8 : index
     %c32 = arith.constant 32 : index
@@ -188,6 +207,13 @@ gpu.module @gemm_sm100 {
     %acc_bytes = pipeline.smem_bytes !Acc
     %tmem_off = arith.addi %acc_off, %acc_bytes : index
     %tmem = pipeline.tmem_create in %smem[%tmem_off] : !Smem -> !Tmem
+    %tmem_bytes = pipeline.smem_bytes !Tmem
+    %clc_off = arith.addi %tmem_off, %tmem_bytes : index
+    %clcp = pipeline.create in %smem[%clc_off] : !Smem -> !Clc
+    %clc_bytes = pipeline.smem_bytes !Clc
+    %resp_off = arith.addi %clc_off, %clc_bytes : index
+    %resp = memref.view %smem[%resp_off][] : !Smem to !Resp
+    %clc = pipeline.input_tile_pipeline %clcp payload(%resp : !Resp) : !Clc -> !CLC
     %a_tiles = memref.view %smem[%c1024][] : !Smem to !ATiles
     %b_tiles = memref.view %smem[%c99328][] : !Smem to !BTiles
     %c_staging = memref.view %smem[%c197632][] : !Smem to !CStaging
@@ -201,6 +227,11 @@ gpu.module @gemm_sm100 {
     // epilogue threads x 2 CTAs.
     pipeline.init_mbars %tp producer 1 consumer 1 cluster : !InTP
     pipeline.init_mbars %accp producer 1 consumer 256 cluster : !Acc
+    // The scheduler's answers (CUTLASS PipelineCLCFetchAsync, Mojo
+    // compute_clc_barrier_counts): full 1 (rank 0's request arms each CTA),
+    // empty 354 on rank 0: its scheduler warp (32) + 2 CTAs x (TMA lane 1
+    // + warp 1 32 + epilogue 128).
+    pipeline.init_mbars %clc producer 1 consumer 354 cluster : !CLC
 
     // Warp 1 of each CTA allocates the 512 columns (cta_group::2: the pair
     // gets the same address) and every thread gets the address. Its readers
@@ -210,16 +241,24 @@ gpu.module @gemm_sm100 {
     %is_mma_warp = arith.cmpi eq, %warp, %c1 : index
 
     %is_tma_warp = arith.cmpi eq, %warp, %c0 : index
-    %is_epilogue = arith.cmpi uge, %warp, %c2 : index
+    %from_warp2 = arith.cmpi uge, %warp, %c2 : index
+    %below_warp6 = arith.cmpi ult, %warp, %c6 : index
+    %is_epilogue = arith.andi %from_warp2, %below_warp6 : i1
     scf.if %is_tma_warp {
       //===------------------------------------------------------------===//
       // TMA producer, one lane in each CTA: this CTA's 128 rows of A and 128
       // rows of B into its own shared memory, completing on the leader's
       // full barrier, where the MMA waits for both halves.
       //===------------------------------------------------------------===//
+      // The TMA lane also reads the scheduler's answers (one arrival per
+      // CTA on rank 0's empty barrier: the reference's whole load warp
+      // arrives, 32).
       %lane0 = arith.cmpi eq, %lane, %c0 : index
       scf.if %lane0 {
-        scf.for %t = %pair_id to %num_tiles step %num_pairs : i32 {
+        %tiles_loaded = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+          scf.condition(%more) %t0 : i32
+        } do {
+        ^bb0(%t: i32):
           %m_blk = arith.remui %t, %m_tiles : i32
           %n_blk = arith.divui %t, %m_tiles : i32
           %m_tile0 = arith.muli %m_blk, %i256 : i32
@@ -247,6 +286,14 @@ gpu.module @gemm_sm100 {
             // The producer handle only steps: the TMA completes the stage.
             pipeline.release %s : !pipeline.stage<producer, !InTP>
           }
+          // The next tile: the answer of the scheduler (every
+          // participating warp of both CTAs reads each answer once).
+          %cs = pipeline.acquire_consumer %clc : !CLC
+          %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
+          pipeline.release %cs : !pipeline.stage<consumer, !CLC>
+          %next = arith.divui %cx, %i2 : i32
+          scf.yield %next, %ok : i32, i1
         }
         // No exit while the leader's MMA may still read this CTA's stages:
         // wait for the last commits on this CTA's empty barriers.
@@ -261,7 +308,10 @@ gpu.module @gemm_sm100 {
         // of its own thread).
         //===----------------------------------------------------------===//
         %elect = nvvm.elect.sync -> i1
-        scf.for %t = %pair_id to %num_tiles step %num_pairs : i32 {
+        %tiles_issued = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+          scf.condition(%more) %t0 : i32
+        } do {
+        ^bb0(%t: i32):
           // Waits until both CTAs' epilogues have read this accumulator
           // stage (their arrivals land on the leader's empty barrier).
           // (tmem = true: the acquire ends in tcgen05.fence::after_thread_sync,
@@ -325,6 +375,14 @@ gpu.module @gemm_sm100 {
           // MMA of the tile completed.
           pipeline.commit_mma %acc elect(%elect) : !pipeline.stage<producer, !Acc>
           pipeline.release %acc : !pipeline.stage<producer, !Acc>
+          // The next tile: this warp's read of the scheduler's answer (every
+          // participating warp of both CTAs reads each answer once).
+          %cs = pipeline.acquire_consumer %clc : !CLC
+          %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
+          pipeline.release %cs : !pipeline.stage<consumer, !CLC>
+          %next = arith.divui %cx, %i2 : i32
+          scf.yield %next, %ok : i32, i1
         }
         // No TMEM dealloc while an epilogue still reads an accumulator.
         pipeline.drain_producer %accp : !Acc
@@ -347,7 +405,10 @@ gpu.module @gemm_sm100 {
           %staging_base = memref.extract_aligned_pointer_as_index %c_staging : !CStaging -> index
           %warp_off = arith.muli %quarter, %c8192 : index
           %warp_staging = arith.addi %staging_base, %warp_off : index
-          scf.for %t = %pair_id to %num_tiles step %num_pairs : i32 {
+          %tiles_done = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+            scf.condition(%more) %t0 : i32
+          } do {
+          ^bb0(%t: i32):
             %m_blk = arith.remui %t, %m_tiles : i32
             %n_blk = arith.divui %t, %m_tiles : i32
             %m_tile0 = arith.muli %m_blk, %i256 : i32
@@ -422,6 +483,14 @@ gpu.module @gemm_sm100 {
                 }
               }
             }
+            // The next tile: this warp's read of the scheduler's answer (every
+            // participating warp of both CTAs reads each answer once).
+            %cs = pipeline.acquire_consumer %clc : !CLC
+            %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
+            pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
+            pipeline.release %cs : !pipeline.stage<consumer, !CLC>
+            %next = arith.divui %cx, %i2 : i32
+            scf.yield %next, %ok : i32, i1
           }
           // The staging buffers stay allocated until the TMA has read them.
           scf.if %lane0 {
@@ -430,6 +499,51 @@ gpu.module @gemm_sm100 {
           // Done with TMEM: on this CTA's deallocation barrier and the
           // peer's.
           pipeline.tmem_release %tmem : !Tmem
+        } else {
+          scf.if %is_mma_warp {
+            //===------------------------------------------------------===//
+            // Warp 1 of the peer CTA: no MMAs (the leader's cover both
+            // CTAs), but it follows the schedule like its leader twin, so
+            // both CTAs bring the same 192 readers to every answer.
+            //===------------------------------------------------------===//
+            %tiles_followed = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+              scf.condition(%more) %t0 : i32
+            } do {
+            ^bb0(%t: i32):
+              // The next tile: this warp's read of the scheduler's answer (every
+              // participating warp of both CTAs reads each answer once).
+              %cs = pipeline.acquire_consumer %clc : !CLC
+              %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
+              pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
+              pipeline.release %cs : !pipeline.stage<consumer, !CLC>
+              %next = arith.divui %cx, %i2 : i32
+              scf.yield %next, %ok : i32, i1
+            }
+          } else {
+            //===------------------------------------------------------===//
+            // Warp 6: the scheduler, in cluster rank 0 only (the leader of
+            // the cluster's one pair). Asks to cancel a cluster that has
+            // not started yet and reads the answer like every worker; stops
+            // after the first "nothing canceled" (the grid is done).
+            //===------------------------------------------------------===//
+            %rank0 = arith.cmpi eq, %rank, %i0 : i32
+            scf.if %rank0 {
+              scf.while (%more = %true) : (i1) -> () {
+                scf.condition(%more)
+              } do {
+                %p = pipeline.acquire_producer %clc : !CLC
+                pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+                pipeline.release %p : !pipeline.stage<producer, !CLC>
+                %cs = pipeline.acquire_consumer %clc : !CLC
+                %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
+                pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
+                pipeline.release %cs : !pipeline.stage<consumer, !CLC>
+                scf.yield %ok : i1
+              }
+              // Rank 1's readers still arrive on rank 0's empty barriers.
+              pipeline.drain_producer %clc : !CLC
+            }
+          }
         }
       }
     }

@@ -428,17 +428,34 @@ void arriveRemote(OpBuilder &b, Location loc, Value local, Value rank,
                                  NVVM::MemScopeKind::CTA);
 }
 
-/// The executing threads arrive once each on the barrier at `local` in
-/// cluster rank 0: the lanes that execute this together synchronize
-/// (bar.warp.sync) and the lowest of them arrives for all, with count =
-/// the number of active lanes (one remote arrive per warp instead of 32).
-static void arriveOnFirstCta(OpBuilder &b, Location loc, Value local) {
+/// The lanes of the executing warp that arrive together on the barrier at
+/// `local`: the active lanes (activemask) that name the same barrier
+/// (match.any.sync on its address), synchronized (bar.warp.sync, which
+/// orders their earlier accesses before the arrival one of them sends).
+/// Lanes of one warp may execute the same arrive in different iterations
+/// of a loop, on different stages' barriers, converged by the scheduler:
+/// grouping by the address keeps each stage's count exact. Returns the
+/// group's mask.
+static Value lanesOnSameBarrier(OpBuilder &b, Location loc, Value local) {
   Type i32 = b.getI32Type();
-  Value mask =
+  Value active =
       LLVM::CallIntrinsicOp::create(
           b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"), ValueRange{})
           .getResult(0);
-  NVVM::SyncWarpOp::create(b, loc, mask);
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), local);
+  Value peers = NVVM::MatchSyncOp::create(b, loc, i32, active, address,
+                                          NVVM::MatchSyncKind::any);
+  NVVM::SyncWarpOp::create(b, loc, peers);
+  return peers;
+}
+
+/// The executing threads arrive once each on the barrier at `local` in
+/// cluster rank 0: the lowest lane of each group of lanes on the same
+/// barrier (lanesOnSameBarrier) arrives for all of them, with count = the
+/// group's size (one remote arrive per warp instead of 32).
+static void arriveOnFirstCta(OpBuilder &b, Location loc, Value local) {
+  Type i32 = b.getI32Type();
+  Value mask = lanesOnSameBarrier(b, loc, local);
   Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
   Value below = arith::AndIOp::create(b, loc, mask,
                                       NVVM::LaneMaskLtOp::create(b, loc, i32));
@@ -452,20 +469,16 @@ static void arriveOnFirstCta(OpBuilder &b, Location loc, Value local) {
 /// The executing threads arrive once each on the barrier at `local` in the
 /// `size` CTAs of their aligned group, spread over the lanes that execute
 /// this together (as CUTLASS spreads a warpgroup's consumer arrivals over
-/// its lanes): the `active` lanes (activemask) synchronize (bar.warp.sync,
-/// which orders their earlier accesses before the arrivals), and the lane
-/// of rank j among them arrives, with count `active`, on the CTAs k with
-/// k % active == j. A warp that releases together sends `size` remote
-/// arrives, one per lane, instead of 32 x `size` from every lane in turn;
-/// each CTA still receives one arrival per executing thread.
+/// its lanes): the lanes on the same barrier (lanesOnSameBarrier) form a
+/// group, and the lane of rank j in the group arrives, with count = the
+/// group's size, on the CTAs k with k % size == j. A warp that releases
+/// together sends `size` remote arrives, one per lane, instead of 32 x `size`
+/// from every lane in turn; each CTA still receives one arrival per executing
+/// thread.
 static void arriveOnGroup(OpBuilder &b, Location loc, Value local,
                           unsigned size) {
   Type i32 = b.getI32Type();
-  Value mask =
-      LLVM::CallIntrinsicOp::create(
-          b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"), ValueRange{})
-          .getResult(0);
-  NVVM::SyncWarpOp::create(b, loc, mask);
+  Value mask = lanesOnSameBarrier(b, loc, local);
   Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
   Value below = arith::AndIOp::create(b, loc, mask,
                                       NVVM::LaneMaskLtOp::create(b, loc, i32));

@@ -82,6 +82,12 @@ static LogicalResult checkChip(Operation *op, const TargetChips &targets) {
     };
     ChipFeature feature = getChipFeature(op);
     StringRef instruction = tcgen05Instruction(op);
+    if (feature == ChipFeature::ClusterLaunchControl &&
+        !has(ChipCapability::Tcgen05))
+      return op->emitOpError()
+             << "needs clusterlaunchcontrol ("
+             << cuda::getChipsWith(ChipCapability::Tcgen05) << "), which "
+             << chip << " lacks (chip from " << targets.origin << ")";
     if (feature == ChipFeature::Tcgen05 && !has(ChipCapability::Tcgen05))
       return op->emitOpError()
              << "needs " << instruction << " ("

@@ -74,9 +74,11 @@ gpu.module @m {
 // reaches the empty barrier in both CTAs of the pair: ranks
 // (%cluster_ctarank & -2) and (%cluster_ctarank & -2) | 1. The lanes that
 // arrive together spread the targets (CUTLASS spreads a warpgroup's
-// arrivals over its lanes): after bar.warp.sync of the active lanes, the
-// lane of rank k % active among them arrives on CTA k with count = active,
-// so each CTA still gets one arrival per executing thread. The tile
+// arrivals over its lanes): the active lanes that name the same barrier
+// (match.any.sync on its address: lanes of one warp may run the release of
+// different stages converged) synchronize with bar.warp.sync, and the lane
+// of rank k % n among those n arrives on CTA k with count = n, so each CTA
+// still gets one arrival per executing thread, on the right stage. The tile
 // consumer's release and the consume exit only step.
 
 #WG = #gpu.address_space<workgroup>
@@ -89,7 +91,9 @@ gpu.module @m {
     %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x8xf32, #WG>) : !P -> !TP
     %s = pipeline.acquire_consumer %tp : !TP
     // CHECK:      %[[PTR:.*]] = llvm.inttoptr
-    // CHECK-NEXT: %[[MASK:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+    // CHECK-NEXT: %[[ACTIVEMASK:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+    // CHECK-NEXT: %[[ADDR:.*]] = llvm.ptrtoint %[[PTR]] : !llvm.ptr<3> to i64
+    // CHECK-NEXT: %[[MASK:.*]] = nvvm.match.sync any %[[ACTIVEMASK]], %[[ADDR]] : i64 -> i32
     // CHECK-NEXT: nvvm.bar.warp.sync %[[MASK]] : i32
     // CHECK-NEXT: %[[ACTIVE:.*]] = llvm.intr.ctpop(%[[MASK]])
     // CHECK-NEXT: %[[LT:.*]] = nvvm.read.ptx.sreg.lanemask.lt : i32

@@ -109,15 +109,17 @@ gpu.module @m {
 // PROD:       clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [{{%rd[0-9]+}}], [[[FULL]]];
 
 // A consumer reads the 16-byte response at +64 + 16 s, fences the generic
-// read against the next asynchronous response, and the warp's lowest
-// active lane arrives on cluster rank 0's empty barrier once for all its
-// active lanes (count popc(activemask)).
+// read against the next asynchronous response, and the lowest of the
+// active lanes that name the same stage's barrier (match.any.sync on its
+// address) arrives on cluster rank 0's empty barrier for all of them.
 // CONS-LABEL: .entry clc_loop(
 // CONS:       ld.shared.v2.b64 {{{%rd[0-9]+}}, {{%rd[0-9]+}}}, [{{%rd[0-9]+}}+64];
 // CONS-NEXT:  fence.proxy.async.shared::cta;
-// CONS-NEXT:  activemask.b32 [[MASK:%r[0-9]+]];
+// CONS-NEXT:  add.s64 [[EMPTY:%rd[0-9]+]], {{%rd[0-9]+}}, 16;
+// CONS-NEXT:  activemask.b32 [[ACTIVEMASK:%r[0-9]+]];
+// CONS-NEXT:  match.any.sync.b64 [[MASK:%r[0-9]+]], [[EMPTY]], [[ACTIVEMASK]];
 // CONS-NEXT:  bar.warp.sync [[MASK]];
-// CONS:       mapa.shared::cluster.u64 [[REMOTE_EMPTY:%rd[0-9]+]], {{%rd[0-9]+}}, 0;
+// CONS:       mapa.shared::cluster.u64 [[REMOTE_EMPTY:%rd[0-9]+]], [[EMPTY]], 0;
 // CONS-NEXT:  popc.b32 [[ACTIVE:%r[0-9]+]], [[MASK]];
 // CONS-NEXT:  mbarrier.arrive.shared::cluster.b64 _, [[[REMOTE_EMPTY]]], [[ACTIVE]];
 // CONS:       clusterlaunchcontrol.query_cancel.is_canceled.pred.b128

@@ -16,20 +16,38 @@
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=REL
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=NEG
 //
-// Census of the signals. Exactly four mbarrier.arrive instructions (the
+// Census of the signals. Exactly ten mbarrier.arrive instructions (the
 // leader's expect_tx on an input full barrier, the epilogue's remote arrive
 // on an accumulator empty barrier, its two TMEM releases on the peer's and
-// its own deallocation barrier) and two tcgen05.commits (the MMA's
+// its own deallocation barrier, the scheduler's per-CTA expect_tx of the
+// cluster launch control response, and the five readers' arrivals on rank
+// 0's response empty barrier: TMA lane, MMA warp, epilogue, the peer's
+// warp 1, the scheduler) and two tcgen05.commits (the MMA's
 // release of an input stage, its commit of an accumulator stage), whose
 // forms the checks below pin down: nothing else arrives on any barrier, so
 // in particular no thread arrival reaches the input stages' empty barriers
 // (the MMA's commit frees them, as PipelineTmaUmmaAsync::consumer_release).
 // Exactly 3 TMA instructions: the loads of A and B and the store of C.
-// RUN: grep -c 'mbarrier\.arrive' %t.ptx | FileCheck %s --check-prefix=FOUR-ARRIVALS
+// RUN: grep -c 'mbarrier\.arrive' %t.ptx | FileCheck %s --check-prefix=TEN-ARRIVALS
+// RUN: FileCheck %s --input-file=%t.ptx --check-prefix=CLC
 // RUN: grep -c 'tcgen05\.commit' %t.ptx | FileCheck %s --check-prefix=TWO-ARRIVALS
 // RUN: grep -c 'cp\.async\.bulk\.tensor' %t.ptx | FileCheck %s --check-prefix=THREE-BULK
 // TWO-ARRIVALS: {{^}}2{{$}}
-// FOUR-ARRIVALS: {{^}}4{{$}}
+// TEN-ARRIVALS: {{^}}10{{$}}
+//
+// The scheduler (CUTLASS PipelineCLCFetchAsync): its full barriers (+144,
+// +152) count 1, its empty barriers (+160, +168) 354 = the scheduler warp
+// (32) + 2 CTAs x (TMA lane 1 + warp 1 32 + epilogue 128); each request
+// arms 16 bytes on every CTA's full barrier and multicasts the answer.
+// CLC-LABEL: .entry gemm_bf16_cta2(
+// CLC:       mbarrier.init.shared.b64 [__dynamic_shmem__0+144], [[ONE:%r[0-9]+]];
+// CLC-NEXT:  mbarrier.init.shared.b64 [__dynamic_shmem__0+152], [[ONE]];
+// CLC-NEXT:  mov.b32 [[READERS:%r[0-9]+]], 354;
+// CLC-NEXT:  mbarrier.init.shared.b64 [__dynamic_shmem__0+160], [[READERS]];
+// CLC-NEXT:  mbarrier.init.shared.b64 [__dynamic_shmem__0+168], [[READERS]];
+// CLC:       mov.u32 [[NCTA:%r[0-9]+]], %cluster_nctarank;
+// CLC:       mbarrier.arrive.expect_tx.shared::cluster.b64 _, [{{%rd[0-9]+}}], {{%r[0-9]+}};
+// CLC:       clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128
 // THREE-BULK: {{^}}3{{$}}
 //
 // Shared memory (one dynamic buffer): input full barriers of stages 0..5 at
@@ -57,7 +75,7 @@
 // (consumer_arv_count = size(AtomThrShapeMNK) * NumEpilogueThreads). Both
 // inits end in a cluster barrier: the CTAs signal each other's barriers.
 // INIT-LABEL: .entry gemm_bf16_cta2(
-// INIT:      .reqntid 192, 1, 1
+// INIT:      .reqntid 224, 1, 1
 // INIT:      mov.b32 [[ONE:%r[0-9]+]], 1;
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0], [[ONE]];
 // INIT-COUNT-11: mbarrier.init.shared.b64 [__dynamic_shmem__0+{{8|16|24|32|40|48|56|64|72|80|88}}], [[ONE]];
@@ -186,7 +204,7 @@
 // MMA:       cvt.u32.u64 [[ACC32:%r[0-9]+]], [[ACC:%rd[0-9]+]];{{[[:space:]]+}}add.s32 [[ACC_EMPTY:%r[0-9]+]], [[ACC32]], 112;
 // MMA:       mbarrier.try_wait.parity.shared.b64 P1, [[[ACC_EMPTY]]], %r{{[0-9]+}}, %r{{[0-9]+}};
 // MMA:       tcgen05.fence::after_thread_sync;
-// MMA:       shl.b32 [[ACC_COL:%r[0-9]+]], [[ACC_STAGE]], 8;
+// MMA:       shl.b32 [[ACC_COL:%r[0-9]+]], {{%r[0-9]+}}, 8;
 // MMA-NEXT:  add.s32 [[D:%r[0-9]+]], [[ACC_COL]], [[TMEM]];
 // MMA:       mul.wide.u32 {{%rd[0-9]+}}, [[IN_STAGE:%r[0-9]+]], 8;
 // MMA:       cvt.u32.u64 [[IN32:%r[0-9]+]], [[IN_FULL:%rd[0-9]+]];
@@ -235,9 +253,9 @@
 // EPI:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // EPI:       ld.param.b64 [[DESC_C:%rd[0-9]+]], [gemm_bf16_cta2_param_2];
 // EPI:       and.b64 [[QUARTER64:%rd[0-9]+]], %rd{{[0-9]+}}, 3;
-// EPI:       and.b64 [[ROW8:%rd[0-9]+]], %rd{{[0-9]+}}, 7;
-// EPI:       cvt.u32.u64 [[QUARTER:%r[0-9]+]], [[QUARTER64]];
-// EPI:       shl.b32 {{%r[0-9]+}}, [[QUARTER]], 21;
+// EPI-DAG:   and.b64 [[ROW8:%rd[0-9]+]], %rd{{[0-9]+}}, 7;
+// EPI-DAG:   cvt.u32.u64 [[QUARTER:%r[0-9]+]], [[QUARTER64]];
+// EPI-DAG:   shl.b32 {{%r[0-9]+}}, [[QUARTER]], 21;
 // EPI:       cvt.u32.u64 [[ACC32:%r[0-9]+]], [[ACC:%rd[0-9]+]];{{[[:space:]]+}}add.s32 [[ACC_FULL:%r[0-9]+]], [[ACC32]], 96;
 // EPI:       mbarrier.try_wait.parity.shared.b64 P1, [[[ACC_FULL]]], %r{{[0-9]+}}, %r{{[0-9]+}};
 // EPI:       tcgen05.fence::after_thread_sync;

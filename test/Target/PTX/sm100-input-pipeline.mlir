@@ -200,11 +200,13 @@ gpu.module @sm100 {
 // CHECK-LABEL: .entry pair_thread_arrive(
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK-DAG:   or.b32 [[ODD:%r[0-9]+]], [[RANK]], 1;
-//    The lanes that arrive together (activemask, bar.warp.sync) spread the
-//    two CTAs: one arrival each, with count = the active lanes (popc).
+//    The lanes that arrive together on the same barrier (activemask,
+//    match.any.sync on the barrier's address, bar.warp.sync) spread the
+//    two CTAs: one arrival each, with count = those lanes (popc).
 // CHECK:       mbarrier.try_wait.parity.shared.b64
 // CHECK:       add.s64 [[EMPTY:%rd[0-9]+]], %rd{{[0-9]+}}, 16;
-// CHECK-NEXT:  activemask.b32 [[MASK:%r[0-9]+]];
+// CHECK-NEXT:  activemask.b32 [[ACTIVEMASK:%r[0-9]+]];
+// CHECK-NEXT:  match.any.sync.b64 [[MASK:%r[0-9]+]], [[EMPTY]], [[ACTIVEMASK]];
 // CHECK-NEXT:  bar.warp.sync [[MASK]];
 // CHECK-NEXT:  popc.b32 [[ACTIVE:%r[0-9]+]], [[MASK]];
 // CHECK:       mapa.shared::cluster.u64 [[R0:%rd[0-9]+]], [[EMPTY]], [[RANK]];

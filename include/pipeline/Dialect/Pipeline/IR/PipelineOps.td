@@ -1155,7 +1155,7 @@ def Pipeline_TmemDeallocOp
 def Pipeline_ClcTryCancelOp
     : Pipeline_BorrowingStageOp<"clc_try_cancel", [
         Pipeline_Effects<"OfStage", "None", "None", "ExpectTx">,
-        Pipeline_Requires<"Tcgen05">]> {
+        Pipeline_Requires<"ClusterLaunchControl">]> {
   let summary = "request the next cluster to schedule: the CLC producer";
   let description = [{
     The producer of a `clc = true` pipeline, executed by one whole warp of
@@ -1187,7 +1187,7 @@ def Pipeline_ClcTryCancelOp
 def Pipeline_ClcResponseOp
     : Pipeline_BorrowingStageOp<"clc_response", [
         Pipeline_Effects<"OfStage", "None", "None", "None">,
-        Pipeline_Requires<"Tcgen05">]> {
+        Pipeline_Requires<"ClusterLaunchControl">]> {
   let summary = "read a cluster launch control response";
   let description = [{
     A consumer of a `clc = true` pipeline reads the stage's 16-byte response

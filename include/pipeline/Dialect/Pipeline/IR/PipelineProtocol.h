@@ -70,8 +70,10 @@ enum class ChipFeature : uint8_t {
   None,
   /// mbarrier try_wait.parity, expect_tx, clusters, mapa: sm_90 and newer.
   MBarrierTx,
-  /// tcgen05.commit: sm_100a, sm_101a.
+  /// tcgen05 (commit, alloc, fence): sm_100a, sm_101a.
   Tcgen05,
+  /// clusterlaunchcontrol: every chip with tcgen05 (sm_100 and newer).
+  ClusterLaunchControl,
 };
 
 /// The protocol effects of one op (see the enums).
