@@ -35,7 +35,8 @@ const char *toString(ProtocolSignal signal) {
   return names[unsigned(signal)];
 }
 const char *toString(ChipFeature feature) {
-  const char *names[] = {"none", "mbarrier-tx", "tcgen05"};
+  const char *names[] = {"none", "mbarrier-tx", "tcgen05",
+                         "cluster-launch-control"};
   return names[unsigned(feature)];
 }
 

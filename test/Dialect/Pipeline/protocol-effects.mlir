@@ -132,3 +132,32 @@ func.func @table(%smem: !Smem, %a: !A, %c0: index, %c1: index, %ready: i1) {
   pipeline.drain_producer %p : !P
   return
 }
+
+// The SM100 constructs: the TMA load (borrows a producer handle; its bytes
+// are what expect_tx arms), the tensor-memory ops and the cluster launch
+// control ops.
+!In2 = !pipeline.pipeline<stages = 2>
+!TP2 = !pipeline.tile_pipeline<pipeline = !In2, k_group_size = 1, payload = [memref<2x1x32x64xbf16, #gpu.address_space<workgroup>>]>
+!Tiles2 = memref<1x32x64xbf16, strided<[2048, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!Tm = !pipeline.tmem<columns = 256, cta_group = 2>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+func.func @sm100(%smem: !Smem, %s: !pipeline.stage<producer, !TP2>, %dst: !Tiles2, %map: !llvm.ptr,
+                 %cp: !pipeline.stage<producer, !CLC>, %cc: !pipeline.stage<consumer, !CLC>, %c0: index) {
+  %k = arith.constant 0 : i32
+  // expected-remark @below {{role of-stage, step none, wait none, signal none, chip mbarrier-tx}}
+  pipeline.tma_load %s, %map[%k, %k] -> %dst : !pipeline.stage<producer, !TP2>, !llvm.ptr, !Tiles2
+  // expected-remark @below {{role none, step none, wait none, signal none, chip none}}
+  %t = pipeline.tmem_create in %smem[%c0] : !Smem -> !Tm
+  // expected-remark @below {{role none, step none, wait none, signal none, chip tcgen05}}
+  %a = pipeline.tmem_alloc %t readers 128 : !Tm -> i32
+  // expected-remark @below {{role none, step none, wait none, signal none, chip tcgen05}}
+  pipeline.tmem_release %t : !Tm
+  // expected-remark @below {{role none, step none, wait none, signal none, chip tcgen05}}
+  pipeline.tmem_dealloc %t, %a : !Tm
+  // expected-remark @below {{role of-stage, step none, wait none, signal expect-tx, chip cluster-launch-control}}
+  pipeline.clc_try_cancel %cp : !pipeline.stage<producer, !CLC>
+  // expected-remark @below {{role of-stage, step none, wait none, signal none, chip cluster-launch-control}}
+  %ok, %x, %y, %z = pipeline.clc_response %cc : !pipeline.stage<consumer, !CLC>
+  return
+}
