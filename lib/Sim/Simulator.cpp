@@ -313,6 +313,20 @@ private:
         return clusterState[i] == ClusterState::Launched;
     return true;
   }
+  /// An asynchronous completion of `amount` (bytes or arrivals) on the
+  /// barrier at `offset` of `cta`, landing later (asyncDelay rounds in the
+  /// round-robin run, when scheduled otherwise).
+  void schedule(unsigned cta, uint64_t offset, Event::Kind kind, int64_t amount,
+                std::string what) {
+    Event e;
+    e.due = round + options.asyncDelay;
+    e.cta = cta;
+    e.offset = offset;
+    e.kind = kind;
+    e.amount = amount;
+    e.what = std::move(what);
+    events.push_back(std::move(e));
+  }
   /// Each CTA's tensor memory: never allocated, allocated, freed.
   enum class TmemState : uint8_t { None, Allocated, Freed };
   std::vector<TmemState> tmem;
@@ -1385,16 +1399,10 @@ bool Machine::execute(Thread &t) {
         unsigned target = mp.cta;
         if (dests.size() > 1 || d != t.cta)
           target = pair ? ctaOfRank(d, clusterRank(d) & ~1u) : d;
-        Event e;
-        e.due = round + options.asyncDelay;
-        e.cta = target;
-        e.offset = mp.offset;
-        e.kind = Event::CompleteTx;
-        e.amount = int64_t(box->second);
-        e.what = formatv("the TMA load of thread {0} of {1} at {2}", t.tid,
+        schedule(target, mp.offset, Event::CompleteTx, int64_t(box->second),
+                 formatv("the TMA load of thread {0} of {1} at {2}", t.tid,
                          describeCta(t.cta), where(in))
-                     .str();
-        events.push_back(e);
+                     .str());
       }
       return next();
     }
@@ -1436,17 +1444,11 @@ bool Machine::execute(Thread &t) {
              ++b)
           mem[(resp & 0xffffffffull) + b] =
               b < 8 ? uint8_t(answer >> (8 * b)) : 0;
-        Event e;
-        e.due = round + options.asyncDelay;
-        e.cta = d;
-        e.offset = mp.offset;
-        e.kind = Event::CompleteTx;
-        e.amount = 16;
-        e.what = formatv("the cluster launch control response of thread {0} "
+        schedule(d, mp.offset, Event::CompleteTx, 16,
+                 formatv("the cluster launch control response of thread {0} "
                          "of {1} at {2}",
                          t.tid, describeCta(t.cta), where(in))
-                     .str();
-        events.push_back(e);
+                     .str());
       }
       return next();
     }
@@ -1481,16 +1483,10 @@ bool Machine::execute(Thread &t) {
               ? ctasOfMask(t, value(t, in.ops[1]))
               : std::vector<unsigned>{p.cta};
       for (unsigned d : dests) {
-        Event e;
-        e.due = round + options.asyncDelay;
-        e.cta = d;
-        e.offset = p.offset;
-        e.kind = Event::Arrive;
-        e.amount = 1;
-        e.what = formatv("tcgen05.commit of thread {0} of {1} at {2}", t.tid,
+        schedule(d, p.offset, Event::Arrive, 1,
+                 formatv("tcgen05.commit of thread {0} of {1} at {2}", t.tid,
                          describeCta(t.cta), where(in))
-                     .str();
-        events.push_back(e);
+                     .str());
       }
       return next();
     }

@@ -161,6 +161,17 @@ Value signalBarrierId(OpBuilder &b, Location loc, PipelineType type, Role role,
                                 : emptyBarrierId(b, loc, type, stage, sub);
 }
 
+Value viewAsBarrierGroup(OpBuilder &b, Location loc, Value storage,
+                         Value offset, int64_t words, Type groupType) {
+  auto storageType = cast<MemRefType>(storage.getType());
+  auto viewType = MemRefType::get({words}, b.getI64Type(), AffineMap(),
+                                  storageType.getMemorySpace());
+  Value view =
+      memref::ViewOp::create(b, loc, viewType, storage, offset, ValueRange());
+  return UnrealizedConversionCastOp::create(b, loc, groupType, view)
+      .getResult(0);
+}
+
 Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value id) {
   Value address =
       nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), barriers, id);
@@ -561,9 +572,10 @@ void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
   });
 }
 
-/// The shared-memory address of `memref`'s first element, as a
-/// shared::cluster pointer of this CTA.
-static Value sharedClusterAddress(OpBuilder &b, Location loc, Value memref) {
+/// The shared-memory pointer (!llvm.ptr<3>) of `memref`'s first element
+/// plus `extraBytes` (an index, or none).
+static Value sharedPointer(OpBuilder &b, Location loc, Value memref,
+                           Value extraBytes = Value()) {
   auto type = cast<MemRefType>(memref.getType());
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(
@@ -571,15 +583,22 @@ static Value sharedClusterAddress(OpBuilder &b, Location loc, Value memref) {
   unsigned elementBytes = std::max(1u, type.getElementTypeBitWidth() / 8);
   Value offset = arith::MulIOp::create(b, loc, metadata.getOffset(),
                                        constIndex(b, loc, elementBytes));
+  if (extraBytes)
+    offset = arith::AddIOp::create(b, loc, offset, extraBytes);
   Value address = arith::AddIOp::create(b, loc, base, offset);
   Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
   auto shared = LLVM::LLVMPointerType::get(
       b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, shared, address64);
+}
+
+/// The same address as a shared::cluster pointer of this CTA.
+static Value sharedClusterAddress(OpBuilder &b, Location loc, Value memref) {
   auto cluster = LLVM::LLVMPointerType::get(
       b.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-  Value local = LLVM::IntToPtrOp::create(b, loc, shared, address64);
-  return LLVM::AddrSpaceCastOp::create(b, loc, cluster, local);
+  return LLVM::AddrSpaceCastOp::create(b, loc, cluster,
+                                       sharedPointer(b, loc, memref));
 }
 
 void tmaLoad(OpBuilder &b, Location loc, const Lowered &l, Value descriptor,
@@ -612,22 +631,9 @@ void tmaLoad(OpBuilder &b, Location loc, const Lowered &l, Value descriptor,
 /// The address of the 16-byte response of the handle's stage (the clc tile
 /// pipeline's payload [stages x 1 x 16 bytes]), as a shared pointer.
 static Value clcResponsePointer(OpBuilder &b, Location loc, const Lowered &l) {
-  Value payload = l.payload[0];
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, payload);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-      b, loc, metadata.getBaseBuffer());
-  Type type = cast<MemRefType>(payload.getType()).getElementType();
-  unsigned elementBytes = std::max(1u, type.getIntOrFloatBitWidth() / 8);
-  Value offset = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, metadata.getOffset(),
-                            constIndex(b, loc, elementBytes)),
+  return sharedPointer(
+      b, loc, l.payload[0],
       arith::MulIOp::create(b, loc, l.stage, constIndex(b, loc, 16)));
-  Value address = arith::AddIOp::create(b, loc, base, offset);
-  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  auto shared = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  return LLVM::IntToPtrOp::create(b, loc, shared, address64);
 }
 
 void clcTryCancel(OpBuilder &b, Location loc, const Lowered &l) {

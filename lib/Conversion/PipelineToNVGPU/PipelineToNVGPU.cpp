@@ -200,19 +200,10 @@ struct CreateOpLowering : OpConversionPattern<CreateOp> {
 
     Value barriers;
     if (op.getStorage()) {
-      // A view of the user's i8 buffer as the barrier array, cast to the
-      // group type. The cast folds away once NVGPU-to-NVVM and
-      // memref-to-LLVM have turned both sides into the same descriptor.
-      MemRefType storage = op.getStorage().getType();
-      auto viewType =
-          MemRefType::get({type.getNumBarriers()}, rewriter.getI64Type(),
-                          AffineMap(), storage.getMemorySpace());
-      Value view = memref::ViewOp::create(
-          rewriter, loc, viewType, single(adaptor.getStorage()),
-          single(adaptor.getOffset()), ValueRange());
-      barriers =
-          UnrealizedConversionCastOp::create(rewriter, loc, groupType, view)
-              .getResult(0);
+      // A view of the user's i8 buffer as the barrier array.
+      barriers = viewAsBarrierGroup(rewriter, loc, single(adaptor.getStorage()),
+                                    single(adaptor.getOffset()),
+                                    type.getNumBarriers(), groupType);
     } else {
       barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, groupType);
     }

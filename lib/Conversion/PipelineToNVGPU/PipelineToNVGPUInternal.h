@@ -189,6 +189,13 @@ bool consumerReleaseSignals(const Lowered &l);
 void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
                  Value id, ConsumerTargets targets);
 
+/// `words` 8-byte words of the workgroup buffer `storage` at byte `offset`,
+/// as a value of the barrier-group type `groupType` (a view cast to the
+/// group; the cast folds away once NVGPU-to-NVVM and memref-to-LLVM have
+/// turned both sides into the same descriptor).
+Value viewAsBarrierGroup(OpBuilder &b, Location loc, Value storage,
+                         Value offset, int64_t words, Type groupType);
+
 /// Shared-memory pointer (!llvm.ptr<3>) to barrier `id` of `barriers`.
 Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value id);
 

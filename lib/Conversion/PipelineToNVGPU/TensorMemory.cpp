@@ -60,14 +60,10 @@ struct TmemCreateOpLowering : OpConversionPattern<TmemCreateOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type groupType = getTypeConverter()->convertType(op.getType());
-    MemRefType storage = op.getStorage().getType();
-    auto viewType = MemRefType::get({2}, rewriter.getI64Type(), AffineMap(),
-                                    storage.getMemorySpace());
-    Value view = memref::ViewOp::create(
-        rewriter, loc, viewType, single(adaptor.getStorage()),
-        single(adaptor.getOffset()), ValueRange());
-    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, groupType,
-                                                            view);
+    rewriter.replaceOp(op, viewAsBarrierGroup(rewriter, loc,
+                                              single(adaptor.getStorage()),
+                                              single(adaptor.getOffset()),
+                                              /*words=*/2, groupType));
     return success();
   }
 };
