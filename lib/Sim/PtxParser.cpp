@@ -405,6 +405,17 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
     todo = std::move(left);
     return Error::success();
   };
+  // Leaves a label scope: its unresolved branches go to the enclosing one.
+  auto popLabelScope = [&]() -> Error {
+    if (Error e = resolveScope(labelScopes.back(), pending.back(), false))
+      return e;
+    auto left = std::move(pending.back());
+    pending.pop_back();
+    labelScopes.pop_back();
+    for (auto &p : left)
+      pending.back().push_back(p);
+    return Error::success();
+  };
 
   while (pos < src.size()) {
     while (pos < src.size() && isSpace(src[pos]))
@@ -428,13 +439,8 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
       if (depth == 0)
         break;
       // Unresolved branches of the block go to the enclosing scope.
-      if (Error e = resolveScope(labelScopes.back(), pending.back(), false))
+      if (Error e = popLabelScope())
         return e;
-      auto left = std::move(pending.back());
-      pending.pop_back();
-      labelScopes.pop_back();
-      for (auto &p : left)
-        pending.back().push_back(p);
       for (size_t i = 0; i < scopes.back().size(); ++i)
         scopeRenames.pop_back();
       scopes.pop_back();
@@ -540,15 +546,9 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
     kernel.code.push_back(std::move(instr));
   }
   // Branches left: the kernel's labels (scope 0).
-  while (labelScopes.size() > 1) {
-    if (Error e = resolveScope(labelScopes.back(), pending.back(), false))
+  while (labelScopes.size() > 1)
+    if (Error e = popLabelScope())
       return e;
-    auto left = std::move(pending.back());
-    pending.pop_back();
-    labelScopes.pop_back();
-    for (auto &p : left)
-      pending.back().push_back(p);
-  }
   if (Error e = resolveScope(labelScopes.back(), pending.back(), true))
     return e;
   kernel.staticShared = nextShared;

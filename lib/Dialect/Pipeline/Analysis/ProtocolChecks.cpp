@@ -633,13 +633,7 @@ static Block *commonBlock(ArrayRef<Operation *> ops) {
 
 /// Bytes of one TMA box: the descriptor's tensor memref.
 static std::optional<int64_t> boxBytes(nvgpu::TmaAsyncLoadOp load) {
-  MemRefType box = load.getTensorMapDescriptor().getType().getTensor();
-  if (!box.hasStaticShape())
-    return std::nullopt;
-  int64_t bits = box.getNumElements() * box.getElementTypeBitWidth();
-  if (bits % 8)
-    return std::nullopt;
-  return bits / 8;
+  return getStaticBytes(load.getTensorMapDescriptor().getType().getTensor());
 }
 
 /// The number of CTAs whose copy of a multicast load lands in each CTA of

@@ -173,13 +173,7 @@ LogicalResult ExpectTxOp::verify() {
 }
 
 std::optional<int64_t> TmaLoadOp::getBoxBytes() {
-  MemRefType dst = getDst().getType();
-  if (!dst.hasStaticShape())
-    return std::nullopt;
-  int64_t bits = dst.getNumElements() * dst.getElementTypeBitWidth();
-  if (bits % 8)
-    return std::nullopt;
-  return bits / 8;
+  return getStaticBytes(getDst().getType());
 }
 
 LogicalResult TmaLoadOp::verify() {

@@ -19,6 +19,15 @@ void PipelineDialect::registerTypes() {
       >();
 }
 
+std::optional<int64_t> pmlir::getStaticBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+  if (bits % 8)
+    return std::nullopt;
+  return bits / 8;
+}
+
 bool pmlir::isWorkgroupMemRef(MemRefType type) {
   return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
 }

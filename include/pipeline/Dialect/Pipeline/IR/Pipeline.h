@@ -47,6 +47,11 @@ inline constexpr const char *kKnownStageAttrName = "pipeline.known_stage";
 /// True if `type` lives in the GPU workgroup (shared) address space.
 bool isWorkgroupMemRef(mlir::MemRefType type);
 
+/// The bytes of a memref of static shape, counted in bits (sub-byte
+/// elements pack), or none when its shape is dynamic or its bits are not
+/// whole bytes: the bytes a TMA box of that shape delivers.
+std::optional<int64_t> getStaticBytes(mlir::MemRefType type);
+
 /// The barrier pipeline underneath a pipeline, tile pipeline, role or stage
 /// type; null for any other type.
 PipelineType getBasePipelineType(mlir::Type type);
