@@ -116,3 +116,12 @@ def test_every_op_prints_from_its_declaration():
     text = explicit_handles.mlir(locations=False)
     assert "pipeline.index %stage" in text and "pipeline.drain_producer %p" in text
     pm.check(explicit_handles)  # raises CompileError if the text is wrong
+
+
+def test_pipeline_type_cluster_shape():
+    # The multicast cluster of the type, printed only when not 1 x 1, in the
+    # dialect's syntax (test/Dialect/Pipeline/roundtrip.mlir @cluster_cross).
+    assert str(pm.PipelineType(4)) == "!pipeline.pipeline<stages = 4>"
+    t = pm.PipelineType(4, cta_group=2, cluster_m=4, cluster_n=4)
+    assert str(t) == ("!pipeline.pipeline<stages = 4, cta_group = 2, "
+                      "cluster_m = 4, cluster_n = 4>")

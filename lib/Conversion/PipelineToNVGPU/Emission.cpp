@@ -406,6 +406,12 @@ static Value leaderCtaRank(OpBuilder &b, Location loc) {
 ConsumerTargets consumerTargets(const Lowered &l) {
   if (l.type.getClc())
     return {ConsumerTargets::FirstCta, 1};
+  // The cross of a multicast cluster: any consumer signal of a CTA pair's
+  // input pipeline, or of a one-CTA pipeline (an accumulator pipeline keeps
+  // its pair targets; Preconditions.cpp rejects a cross there).
+  if (l.type.hasCross() && (l.isInput || l.type.getCtaGroup() == 1))
+    return {ConsumerTargets::Cross,
+            l.type.getClusterM() * l.type.getClusterN()};
   if (l.type.getCtaGroup() == 2)
     return l.isInput ? ConsumerTargets{ConsumerTargets::Group, 2}
                      : ConsumerTargets{ConsumerTargets::Leader, 1};
@@ -420,6 +426,31 @@ static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
   Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
   return arith::AndIOp::create(b, loc, rank,
                                constInt(b, loc, -int64_t(size), 32));
+}
+
+/// The cross of this CTA in the pipeline's cluster_m x cluster_n cluster
+/// (PipelineType::getCrossMask), as an i32 of cluster ranks computed from
+/// %cluster_ctarank = m + n * cluster_m: the CTAs of every n whose m lies in
+/// this CTA's pair (m & -cta_group .. + cta_group - 1), and the CTAs of
+/// this CTA's n.
+static Value crossMask(OpBuilder &b, Location loc, PipelineType type) {
+  unsigned m = type.getClusterM(), n = type.getClusterN();
+  unsigned group = type.getCtaGroup();
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  Value x = arith::RemUIOp::create(b, loc, rank, constInt(b, loc, m, 32));
+  // The CTAs at m = 0 .. cta_group - 1 of every n, moved to this pair.
+  int64_t pairRows = 0;
+  for (unsigned y = 0; y < n; ++y)
+    pairRows |= ((int64_t(1) << group) - 1) << (y * m);
+  Value pairBase =
+      arith::AndIOp::create(b, loc, x, constInt(b, loc, -int64_t(group), 32));
+  Value pair =
+      arith::ShLIOp::create(b, loc, constInt(b, loc, pairRows, 32), pairBase);
+  // The cluster_m CTAs of this n, from rank n * cluster_m = rank - m.
+  Value rowBase = arith::SubIOp::create(b, loc, rank, x);
+  Value row = arith::ShLIOp::create(
+      b, loc, constInt(b, loc, (int64_t(1) << m) - 1, 32), rowBase);
+  return arith::OrIOp::create(b, loc, pair, row);
 }
 
 /// `count` arrivals on the barrier at shared-memory pointer `local` in the
@@ -509,12 +540,43 @@ static void arriveOnGroup(OpBuilder &b, Location loc, Value local,
   }
 }
 
+/// The executing threads arrive once each on the barrier at `local` in
+/// every CTA of their cross (crossMask), spread over the lanes that execute
+/// this together as in arriveOnGroup: the lane of rank j in the group of
+/// lanes on the same barrier arrives, with count = the group's size, on the
+/// CTAs of cluster rank r with r % size == j.
+static void arriveOnCross(OpBuilder &b, Location loc, Value local,
+                          PipelineType type) {
+  Type i32 = b.getI32Type();
+  Value mask = lanesOnSameBarrier(b, loc, local);
+  Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
+  Value below = arith::AndIOp::create(b, loc, mask,
+                                      NVVM::LaneMaskLtOp::create(b, loc, i32));
+  Value lane = LLVM::CtPopOp::create(b, loc, i32, below);
+  Value targets = crossMask(b, loc, type);
+  unsigned ctas = type.getClusterM() * type.getClusterN();
+  for (unsigned r = 0; r < ctas; ++r) {
+    Value bit = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, targets, constInt(b, loc, r, 32)),
+        constInt(b, loc, 1, 32));
+    Value inCross = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit,
+                                          constInt(b, loc, 0, 32));
+    Value mine = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, constInt(b, loc, r, 32), active), lane);
+    ifElected(b, loc, arith::AndIOp::create(b, loc, inCross, mine), [&] {
+      arriveRemote(b, loc, local, constInt(b, loc, r, 32), active);
+    });
+  }
+}
+
 /// The executing thread arrives once on barrier `id` in each CTA of
 /// `targets`: a local mbarrier.arrive, a mapa and an arrive on the
 /// shared::cluster address of the leader, or on each CTA of a group
 /// (arriveOnGroup).
 static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
-                     ConsumerTargets targets) {
+                     ConsumerTargets targets, PipelineType type) {
   if (targets.kind == ConsumerTargets::Local) {
     nvgpu::MBarrierArriveOp::create(
         b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers, id);
@@ -525,6 +587,8 @@ static void arriveOn(OpBuilder &b, Location loc, Value barriers, Value id,
     return arriveRemote(b, loc, local, leaderCtaRank(b, loc));
   if (targets.kind == ConsumerTargets::FirstCta)
     return arriveOnFirstCta(b, loc, local);
+  if (targets.kind == ConsumerTargets::Cross)
+    return arriveOnCross(b, loc, local, type);
   arriveOnGroup(b, loc, local, targets.size);
 }
 
@@ -544,7 +608,7 @@ void signal(OpBuilder &b, Location loc, const Lowered &l, Role role,
   ConsumerTargets targets =
       role == Role::consumer ? consumerTargets(l) : producerTargets(l);
   tmemFence(b, loc, l, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  arriveOn(b, loc, l.barriers, id, targets);
+  arriveOn(b, loc, l.barriers, id, targets, l.type);
 }
 
 bool consumerReleaseSignals(const Lowered &l) { return !l.isTile; }
@@ -567,6 +631,9 @@ void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
                                            groupBaseRank(b, loc, targets.size));
       mask = arith::ShLIOp::create(
           b, loc, constInt(b, loc, (int64_t(1) << targets.size) - 1, 16), base);
+    } else if (targets.kind == ConsumerTargets::Cross) {
+      mask = arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                     crossMask(b, loc, l.type));
     }
     NVVM::Tcgen05CommitOp::create(b, loc, pointer, mask, group);
   });

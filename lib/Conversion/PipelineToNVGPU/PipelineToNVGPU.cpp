@@ -759,8 +759,13 @@ struct CommitOpLowering : ErasingPipelineOpLowering<CommitOp> {
 /// release_mma on the empty barriers both CTAs' producers wait on
 /// (PipelineTmaUmmaAsync and PipelineUmmaConsumerAsync consumer_release).
 /// Otherwise a release_mma reaches the consumer targets (release_ctas), a
-/// commit_mma the executing CTA.
+/// commit_mma the executing CTA. A release_mma of an input pipeline with a
+/// multicast cluster reaches the cross (CUTLASS PipelineTmaUmmaAsync's
+/// block_id_mask_, which holds the pair).
 static ConsumerTargets mmaCommitTargets(const Lowered &l, Role role) {
+  if (role == Role::consumer &&
+      consumerTargets(l).kind == ConsumerTargets::Cross)
+    return consumerTargets(l);
   if (l.type.getCtaGroup() == 2)
     return {ConsumerTargets::Group, 2};
   if (role == Role::consumer)

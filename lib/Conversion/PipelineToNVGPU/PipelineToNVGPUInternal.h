@@ -108,9 +108,12 @@ struct RoleState {
 /// The CTAs whose barrier a consumer signal of a pipeline reaches (the
 /// pipeline type's documentation gives the rules and their sources).
 struct ConsumerTargets {
-  /// FirstCta: cluster rank 0 (a clc pipeline's consumers).
-  enum Kind { Local, Leader, Group, FirstCta } kind;
-  /// Group: the number of CTAs, an aligned group of the cluster.
+  /// FirstCta: cluster rank 0 (a clc pipeline's consumers). Cross: the
+  /// row-and-column cross of a cluster_m x cluster_n multicast cluster
+  /// (PipelineType::getCrossMask).
+  enum Kind { Local, Leader, Group, FirstCta, Cross } kind;
+  /// Group: the number of CTAs, an aligned group of the cluster. Cross:
+  /// the CTAs of the cluster.
   unsigned size;
 };
 

@@ -271,15 +271,33 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
         return;
       }
     }
-    // The CTAs of a cta_group = 2 or release_ctas > 1 pipeline arrive on
-    // each other's barriers: no CTA may arrive before the other initialized
-    // them.
+    // A multicast cluster's cross is where an input pipeline's consumer
+    // signals go; the accumulator pipeline of a pair (plain, no tile view)
+    // signals the leader and the pair.
+    if (auto create = dyn_cast<CreateOp>(op)) {
+      PipelineType type = create.getResult().getType();
+      if (type.hasCross() && type.getCtaGroup() == 2 &&
+          !isInputPipeline(create.getResult())) {
+        op->emitOpError()
+            << "expects cluster_m = cluster_n = 1 on a cta_group = 2 "
+               "pipeline that no tile pipeline wraps (an accumulator "
+               "pipeline: its consumer signals reach the leader, its MMA "
+               "commits the pair), got cluster_m = "
+            << type.getClusterM() << ", cluster_n = " << type.getClusterN()
+            << "; the multicast cross belongs to the input tile pipeline";
+        failed = true;
+      }
+    }
+    // The CTAs of a cta_group = 2, release_ctas > 1 or multicast-cluster
+    // pipeline arrive on each other's barriers: no CTA may arrive before
+    // the other initialized them.
     if (auto init = dyn_cast<InitMbarsOp>(op);
         init && !init.getCluster() &&
         getBasePipelineType(init.getPipeline().getType()).hasRemoteSignals()) {
       op->emitOpError() << "expects 'cluster' for a pipeline whose CTAs "
-                           "signal each other (cta_group = 2 or release_ctas "
-                           "> 1): they arrive on each other's barriers, so "
+                           "signal each other (cta_group = 2, release_ctas "
+                           "> 1 or cluster_m x cluster_n > 1): they arrive on "
+                           "each other's barriers, so "
                            "the whole cluster must synchronize after the "
                            "init";
       failed = true;

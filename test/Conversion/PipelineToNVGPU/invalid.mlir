@@ -291,7 +291,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @pair_without_cluster_sync() kernel {
     %p = pipeline.create -> !P
-    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a pipeline whose CTAs signal each other (cta_group = 2 or release_ctas > 1): they arrive on each other's barriers, so the whole cluster must synchronize after the init}}
+    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a pipeline whose CTAs signal each other (cta_group = 2, release_ctas > 1 or cluster_m x cluster_n > 1): they arrive on each other's barriers, so the whole cluster must synchronize after the init}}
     pipeline.init_mbars %p producer 1 consumer 2 : !P
     gpu.return
   }
@@ -305,8 +305,23 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @release_ctas_without_cluster_sync() kernel {
     %p = pipeline.create -> !P
-    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a pipeline whose CTAs signal each other (cta_group = 2 or release_ctas > 1)}}
+    // expected-error @+1 {{'pipeline.init_mbars' op expects 'cluster' for a pipeline whose CTAs signal each other (cta_group = 2, release_ctas > 1 or cluster_m x cluster_n > 1)}}
     pipeline.init_mbars %p producer 1 consumer 2 : !P
+    gpu.return
+  }
+}
+
+// -----
+
+// The cross of a multicast cluster belongs to a pair's input pipeline: an
+// accumulator pipeline (cta_group = 2, no tile pipeline wraps it) keeps its
+// leader and pair targets, so a cluster shape on it is rejected.
+!P = !pipeline.pipeline<stages = 2, cta_group = 2, cluster_m = 2, cluster_n = 2>
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @cross_on_accumulator() kernel {
+    // expected-error @+1 {{'pipeline.create' op expects cluster_m = cluster_n = 1 on a cta_group = 2 pipeline that no tile pipeline wraps (an accumulator pipeline: its consumer signals reach the leader, its MMA commits the pair), got cluster_m = 2, cluster_n = 2; the multicast cross belongs to the input tile pipeline}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
     gpu.return
   }
 }

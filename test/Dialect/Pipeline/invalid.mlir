@@ -26,6 +26,21 @@ func.func private @bad_release_ctas(!pipeline.pipeline<stages = 2, release_ctas 
 
 // -----
 
+// expected-error@+1 {{expects cluster_m x cluster_n between 1 and 16 CTAs (a cluster of at most 16), got 4 x 8}}
+func.func private @cluster_too_big(!pipeline.pipeline<stages = 2, cluster_m = 4, cluster_n = 8>)
+
+// -----
+
+// expected-error@+1 {{expects cluster_m to be a multiple of cta_group = 2 (a whole number of CTA pairs along M), got cluster_m = 3}}
+func.func private @cluster_odd_pairs(!pipeline.pipeline<stages = 2, cta_group = 2, cluster_m = 3, cluster_n = 2>)
+
+// -----
+
+// expected-error@+1 {{expects release_ctas = 1 and clc = false with a cluster_m x cluster_n multicast cluster (the cross decides where consumer signals go), got release_ctas = 2}}
+func.func private @cluster_and_group(!pipeline.pipeline<stages = 2, release_ctas = 2, cluster_m = 2, cluster_n = 2>)
+
+// -----
+
 // expected-error@+1 {{expects consumer_depth between 1 and the 2 stages (a consumer cannot hold more stages than there are), got 3}}
 func.func private @deep_consumer(!pipeline.pipeline<stages = 2, consumer_depth = 3>)
 

@@ -197,6 +197,15 @@ func.func @roles(%elect: i1) {
   return
 }
 
+// A 2-D multicast cluster (the cross); default 1 x 1 is not printed.
+// CHECK-LABEL: func.func private @cluster_cross
+// CHECK-SAME: !pipeline.pipeline<stages = 4, cta_group = 2, cluster_m = 4, cluster_n = 4>
+// CHECK-SAME: !pipeline.pipeline<stages = 2, cluster_n = 2>
+// CHECK-SAME: !pipeline.pipeline<stages = 2>)
+func.func private @cluster_cross(!pipeline.pipeline<stages = 4, cta_group = 2, cluster_m = 4, cluster_n = 4>,
+                                 !pipeline.pipeline<stages = 2, cluster_m = 1, cluster_n = 2>,
+                                 !pipeline.pipeline<stages = 2, cluster_m = 1, cluster_n = 1>)
+
 !G = !pipeline.pipeline<stages = 4, release_ctas = 2>
 !TG = !pipeline.tile_pipeline<pipeline = !G, k_group_size = 2, payload = [!Tiles]>
 

@@ -366,3 +366,42 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @cross_release_counted
+// A 2 x 2 multicast cluster (cluster_m = cluster_n = 2, Hopper: CUTLASS
+// PipelineTmaAsync with a 2-D cluster): every consumer arrival reaches the
+// row-and-column cross of its CTA, 2 + 2 - 1 = 3 CTAs, so each empty
+// barrier counts the consumer warps of 3 CTAs (96), not of the 2 of a
+// 1-D group nor the 4 of the cluster.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cluster_m = 2, cluster_n = 2>
+gpu.module @m {
+  gpu.func @cross_release_counted(%n: index) kernel attributes {nvvm.reqntid = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %p = pipeline.create -> !P
+        pipeline.init_mbars %p producer 1 consumer 96 cluster : !P
+    %is_producer = arith.cmpi eq, %tid, %c0 : index
+    %is_consumer = arith.cmpi eq, %warp, %c1 : index
+    scf.if %is_producer {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        pipeline.arrive %s : !pipeline.stage<producer, !P>
+        pipeline.release %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    }
+    scf.if %is_consumer {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -145,7 +145,12 @@ gpu.module @m {
     pipeline.init_mbars %clc producer 1 consumer 64 cluster : !CLC
     %tid = gpu.thread_id x
     %c32 = arith.constant 32 : index
-    %sched = arith.cmpi ult, %tid, %c32 : index
+    %warp0 = arith.cmpi ult, %tid, %c32 : index
+    // The scheduler: warp 0 of cluster rank 0.
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %i0 = arith.constant 0 : i32
+    %rank0 = arith.cmpi eq, %rank, %i0 : i32
+    %sched = arith.andi %warp0, %rank0 : i1
     scf.if %sched {
       scf.for %i = %c0 to %n step %c1 {
         // expected-error @+1 {{its CTAs signal each other (clc = true)}}

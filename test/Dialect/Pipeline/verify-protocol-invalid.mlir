@@ -292,7 +292,7 @@ gpu.module @m {
     scf.if %is_mma_warp {
       %elect = nvvm.elect.sync -> i1
       scf.for %i = %c0 to %n step %c1 {
-        // expected-error @+1 {{'pipeline.acquire_consumer' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2) in both CTAs of the pair, but only the leader's full barrier completes (both CTAs' TMA loads and the leader's expect_tx land there): the consumer, the pair's MMA, runs in the leader only; put it under a condition such as (%cluster_ctarank & 1) == 0}}
+        // expected-error @+1 {{'pipeline.acquire_consumer' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2, the pair's MMA) in both CTAs of the pair, but only the leader's full barrier completes (both CTAs' TMA loads and the leader's expect_tx land there): the consumer, the pair's MMA, runs in the leader only; put it under a condition such as (%cluster_ctarank & 1) == 0}}
         %s = pipeline.acquire_consumer %tp : !TP
         pipeline.release_mma %s elect(%elect) : !pipeline.stage<consumer, !TP>
         pipeline.release %s : !pipeline.stage<consumer, !TP>
@@ -300,7 +300,7 @@ gpu.module @m {
     }
     // expected-note @+1 {{this condition selects the peer CTA}}
     scf.if %is_peer {
-      // expected-error @+1 {{'pipeline.consume' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2) in the peer CTA}}
+      // expected-error @+1 {{'pipeline.consume' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2, the pair's MMA) in the peer CTA}}
       pipeline.consume %tp as %s : !TP {
         pipeline.arrive %s : !pipeline.stage<consumer, !TP>
       }

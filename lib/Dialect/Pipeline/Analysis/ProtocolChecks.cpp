@@ -114,8 +114,11 @@ struct Signal {
   int64_t mult = 1;
   enum class Weight { Thread, Warp, Elect } weight = Weight::Thread;
   Value elect;
-  /// Where it lands, relative to the signalling CTA.
-  enum class Target { Own, Group, Leader } target = Target::Own;
+  /// Where it lands, relative to the signalling CTA: its own barrier, the
+  /// pipeline's consumer group (the aligned release_ctas group, the pair of
+  /// an input pipeline, or the cross of a multicast cluster), both CTAs of
+  /// its pair, or the leader of its pair.
+  enum class Target { Own, Group, Pair, Leader } target = Target::Own;
   bool leaderOnly = false; // expect_tx of a CTA pair: the peer's is a no-op
 };
 
@@ -136,6 +139,9 @@ private:
   bool collect();
   bool addStage(Value v);
   Signal::Target consumerThreadTarget(Type type) const;
+  bool crossApplies() const;
+  bool reaches(const Signal &s, unsigned from, unsigned to) const;
+  std::string ctaName(unsigned r) const;
   void addSignal(Operation *op, Operation *site, int64_t mult);
   std::string describe(ThreadModel &model, const Signal &s, unsigned r,
                        ArrayRef<Operation *> chosen, int64_t &total);
@@ -149,8 +155,50 @@ private:
 
 } // namespace
 
+/// True when consumer signals reach the cross of a multicast cluster: a
+/// one-CTA pipeline or a pair's input pipeline with cluster_m x cluster_n.
+bool ArrivalChecker::crossApplies() const {
+  return p.type.hasCross() &&
+         (p.type.getCtaGroup() == 1 || isInputPipeline(p.create.getResult()));
+}
+
+/// True when signal `s` of the CTA of enumerated rank `from` lands on the
+/// barrier of the CTA of rank `to` (ranks count groups of groupSize CTAs,
+/// each a cluster or an aligned part of one).
+bool ArrivalChecker::reaches(const Signal &s, unsigned from,
+                             unsigned to) const {
+  switch (s.target) {
+  case Signal::Target::Own:
+    return from == to;
+  case Signal::Target::Leader:
+    return to == (from & ~1u);
+  case Signal::Target::Pair:
+    return (to & ~1u) == (from & ~1u);
+  case Signal::Target::Group:
+    if (from / groupSize != to / groupSize)
+      return false;
+    return !crossApplies() ||
+           ((p.type.getCrossMask(from % groupSize) >> (to % groupSize)) & 1);
+  }
+  return false;
+}
+
+/// How a diagnostic names the CTA of enumerated rank `r`.
+std::string ArrivalChecker::ctaName(unsigned r) const {
+  if (crossApplies()) {
+    unsigned m = p.type.getClusterM(), k = r % groupSize;
+    return "CTA (m " + std::to_string(k % m) + ", n " + std::to_string(k / m) +
+           ") of the cluster";
+  }
+  if (p.type.getCtaGroup() == 2)
+    return r % 2 == 0 ? "the leader CTA" : "the peer CTA";
+  return "CTA " + std::to_string(r % groupSize) + " of the group";
+}
+
 Signal::Target ArrivalChecker::consumerThreadTarget(Type type) const {
   PipelineType t = p.type;
+  if (crossApplies())
+    return Signal::Target::Group;
   if (t.getCtaGroup() == 2)
     return isTilePipelineType(type) || isInputPipeline(p.create.getResult())
                ? Signal::Target::Group
@@ -170,9 +218,14 @@ void ArrivalChecker::addSignal(Operation *op, Operation *site, int64_t mult) {
   if (signal == ProtocolSignal::MmaCommit) {
     s.elect = getMmaCommitElection(op);
     s.weight = s.elect ? Signal::Weight::Elect : Signal::Weight::Warp;
-    bool group =
-        t.getCtaGroup() == 2 || (kind == Kind::Empty && t.getReleaseCtas() > 1);
-    s.target = group ? Signal::Target::Group : Signal::Target::Own;
+    // The MMA runs in the leader: with a pair its commits reach both CTAs;
+    // a release_mma reaches the consumer group (release_ctas, the cross).
+    if (kind == Kind::Empty &&
+        (crossApplies() || (t.getCtaGroup() == 1 && t.getReleaseCtas() > 1)))
+      s.target = Signal::Target::Group;
+    else
+      s.target =
+          t.getCtaGroup() == 2 ? Signal::Target::Pair : Signal::Target::Own;
   } else if (kind == Kind::Full) {
     // A thread's producer signal on a CTA pair reaches the leader's full
     // barrier (the pair's MMA consumes there); expect_tx arms it in the
@@ -317,8 +370,8 @@ bool ArrivalChecker::collect() {
 }
 
 std::string ArrivalChecker::barrierPlace(unsigned r) const {
-  if (p.type.getCtaGroup() == 2)
-    return r % 2 == 0 ? " of the leader CTA" : " of the peer CTA";
+  if (p.type.getCtaGroup() == 2 || crossApplies())
+    return " of " + ctaName(r);
   return "";
 }
 
@@ -337,10 +390,7 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
   for (unsigned y = base; y < base + groupSize; ++y) {
     if (s.leaderOnly && y % 2 != 0)
       continue;
-    bool reaches = s.target == Signal::Target::Group ||
-                   (s.target == Signal::Target::Own && y == r) ||
-                   (s.target == Signal::Target::Leader && r == (y & ~1u));
-    if (!reaches)
+    if (!reaches(s, y, r))
       continue;
     for (unsigned t = 0; t < sp.threads; ++t) {
       unsigned i = sp.point(y, t);
@@ -424,12 +474,7 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
       out += ", ";
     out += text;
     unsigned y = from[k];
-    if (p.type.getCtaGroup() == 2)
-      out += y == r ? " in this CTA"
-                    : (y % 2 == 0 ? " in the leader CTA" : " in the peer CTA");
-    else
-      out += y == r ? " in this CTA"
-                    : " in CTA " + std::to_string(y - base) + " of the group";
+    out += y == r ? " in this CTA" : " in " + ctaName(y);
   }
   return out;
 }
@@ -446,7 +491,8 @@ bool ArrivalChecker::run() {
   if (!collect() || c.sites.empty() || c.signals.empty())
     return false;
   PipelineType t = p.type;
-  groupSize = std::max(t.getCtaGroup(), t.getReleaseCtas());
+  groupSize = crossApplies() ? t.getClusterM() * t.getClusterN()
+                             : std::max(t.getCtaGroup(), t.getReleaseCtas());
   ThreadSpace sp;
   sp.block = *block;
   sp.threads = (*block)[0] * (*block)[1] * (*block)[2];
@@ -495,14 +541,9 @@ bool ArrivalChecker::run() {
           if (!lowest)
             continue;
         }
-        for (unsigned j = 0; j < g; ++j) {
-          unsigned r = y - y % g + j;
-          bool reaches = s.target == Signal::Target::Group ||
-                         (s.target == Signal::Target::Own && r == y) ||
-                         (s.target == Signal::Target::Leader && r == (y & ~1u));
-          if (reaches)
+        for (unsigned j = 0; j < g; ++j)
+          if (reaches(s, y, y - y % g + j))
             row[size_t(i) * g + j] += s.mult;
-        }
       }
     }
   }
@@ -1265,6 +1306,10 @@ static std::optional<RemoteReason> remoteReason(PipelineUses &p) {
   if (t.getReleaseCtas() > 1)
     return RemoteReason{"release_ctas = " + std::to_string(t.getReleaseCtas()),
                         p.create};
+  if (t.hasCross())
+    return RemoteReason{"cluster_m = " + std::to_string(t.getClusterM()) +
+                            ", cluster_n = " + std::to_string(t.getClusterN()),
+                        p.create};
   if (t.getClc())
     return RemoteReason{"clc = true", p.create};
   SmallVector<Value> groups;
@@ -1377,7 +1422,7 @@ LogicalResult pmlir::verifyPipelineProtocol(Operation *root) {
   failed |= mlir::failed(verifyTripCounts(root));
   failed |= mlir::failed(verifyDrainAtExit(root));
   failed |= mlir::failed(verifyMmaElection(root));
-  failed |= mlir::failed(verifyPairConsumerInLeader(root));
+  failed |= mlir::failed(verifyRolePlacement(root));
   failed |= mlir::failed(verifyTensorMemory(root));
   return failure(failed);
 }

@@ -60,8 +60,8 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned stages, unsigned producerSubStages,
                                    unsigned consumerSubStages,
                                    unsigned ctaGroup, unsigned releaseCtas,
-                                   unsigned consumerDepth, bool tmem,
-                                   bool clc) {
+                                   unsigned consumerDepth, bool tmem, bool clc,
+                                   unsigned clusterM, unsigned clusterN) {
   if (stages < 1)
     return emitError() << "expects at least 1 stage, got " << stages;
   if (producerSubStages < 1)
@@ -92,6 +92,22 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects a clc pipeline to have cta_group = 1, "
                           "release_ctas = 1, no sub-stages and tmem = false "
                           "(its consumers signal cluster rank 0)";
+  if (clusterM < 1 || clusterN < 1 || uint64_t(clusterM) * clusterN > 16)
+    return emitError() << "expects cluster_m x cluster_n between 1 and 16 "
+                          "CTAs (a cluster of at most 16), got "
+                       << clusterM << " x " << clusterN;
+  bool cross = uint64_t(clusterM) * clusterN > 1;
+  if (cross && clusterM % ctaGroup != 0)
+    return emitError() << "expects cluster_m to be a multiple of cta_group = "
+                       << ctaGroup << " (a whole number of CTA pairs along M), "
+                       << "got cluster_m = " << clusterM;
+  if (cross && (releaseCtas != 1 || clc))
+    return emitError() << "expects release_ctas = 1 and clc = false with a "
+                          "cluster_m x cluster_n multicast cluster (the "
+                          "cross decides where consumer signals go), got "
+                       << (clc ? "clc = true"
+                               : "release_ctas = " +
+                                     std::to_string(releaseCtas));
   // Counted in 64 bits: the 32-bit accessors must not wrap around.
   uint64_t barriers = uint64_t(stages) * producerSubStages +
                       uint64_t(stages) * consumerSubStages;
@@ -102,6 +118,17 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "got "
                        << barriers << " barriers";
   return success();
+}
+
+uint32_t PipelineType::getCrossMask(unsigned rank) const {
+  unsigned m = getClusterM(), n = getClusterN(), group = getCtaGroup();
+  unsigned x = rank % m, y = rank / m;
+  uint32_t mask = 0;
+  for (unsigned yy = 0; yy < n; ++yy)
+    for (unsigned xx = 0; xx < m; ++xx)
+      if (xx / group == x / group || yy == y)
+        mask |= uint32_t(1) << (xx + yy * m);
+  return mask;
 }
 
 //===----------------------------------------------------------------------===//

@@ -46,10 +46,13 @@ mlir::LogicalResult verifyDrainAtExit(mlir::Operation *root);
 /// under a condition that differs between the lanes of a warp.
 mlir::LogicalResult verifyMmaElection(mlir::Operation *root);
 
-/// CTA pairs: the consumer of a cta_group = 2 input pipeline waits only in
-/// the leader CTA (under a condition that selects it), where the pair's TMA
-/// loads and expect_tx complete the full barrier.
-mlir::LogicalResult verifyPairConsumerInLeader(mlir::Operation *root);
+/// Role placement: the roles whose place in the cluster the pipeline's kind
+/// fixes wait only there: a CTA pair's input-pipeline consumer (the MMA)
+/// and accumulator-pipeline producer in the leader, its input-pipeline
+/// producer (the TMA loads) in both CTAs of the pair, a clc pipeline's
+/// producer (the scheduler) in cluster rank 0. Judged from the conditions
+/// on the cluster rank around each wait, without the block size.
+mlir::LogicalResult verifyRolePlacement(mlir::Operation *root);
 
 /// Tensor memory: each `!pipeline.tmem` is allocated once in the kernel's
 /// entry block, freed by one warp, and released by exactly `readers`

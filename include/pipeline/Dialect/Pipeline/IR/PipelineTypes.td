@@ -40,6 +40,23 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     with a multicast cluster, along one cluster dimension). The `empty`
     arrival counts must then include the arrivals of every CTA of the group.
 
+    `cluster_m` x `cluster_n` (default 1 x 1; at most 16 CTAs, `cluster_m`
+    a multiple of `cta_group`; needs `release_ctas = 1`) declares a 2-D
+    multicast cluster of `cluster_m` CTAs along M and `cluster_n` along N,
+    cluster rank = m + n * `cluster_m`, the shape of CUTLASS's fastest
+    SM90 and SM100 GEMMs (2x1, 2x2, 4x1, 4x4). A tile of A is multicast
+    along N and a tile of B along M, so a stage of CTA (m, n) is written by
+    the CTAs of its row and of its column, and every consumer signal
+    reaches the row-and-column *cross*: each CTA whose pair index
+    `m' / cta_group` equals `m / cta_group` (the whole rows of the CTA's
+    pair) or whose `n'` equals `n` (CUTLASS `calculate_multicast_mask`
+    with `McastDirection::kRowCol`). The `empty` barrier of a CTA then
+    receives the signals of `cluster_m / cta_group + cluster_n - 1` CTAs
+    (their consumers: with `cta_group = 2` the leaders' MMAs), which is
+    what `init_mbars ... consumer` must count. With `cta_group = 2` the
+    cross applies to the input (tile) pipeline; the accumulator pipeline
+    keeps its pair targets.
+
     `consumer_depth` (1 to `stages`) is how many consumer stages a thread
     may hold at once: the release lag of a Hopper `wgmma` consumer, which
     keeps one MMA group in flight (`wgmma.wait_group 1`) and so frees stage
@@ -91,6 +108,7 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     !pipeline.pipeline<stages = 4, consumer_depth = 2>
     !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
     !pipeline.pipeline<stages = 2, clc = true>
+    !pipeline.pipeline<stages = 4, cta_group = 2, cluster_m = 4, cluster_n = 4>
     ```
   }];
   let parameters = (ins
@@ -101,13 +119,15 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     DefaultValuedParameter<"unsigned", "1">:$release_ctas,
     DefaultValuedParameter<"unsigned", "1">:$consumer_depth,
     DefaultValuedParameter<"bool", "false">:$tmem,
-    DefaultValuedParameter<"bool", "false">:$clc
+    DefaultValuedParameter<"bool", "false">:$clc,
+    DefaultValuedParameter<"unsigned", "1">:$cluster_m,
+    DefaultValuedParameter<"unsigned", "1">:$cluster_n
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
     TypeBuilder<(ins "unsigned":$stages), [{
-      return $_get($_ctxt, stages, 1, 1, 1, 1, 1, false, false);
+      return $_get($_ctxt, stages, 1, 1, 1, 1, 1, false, false, 1, 1);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -124,10 +144,19 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
       return getNumFullBarriers() + getNumEmptyBarriers();
     }
     /// True when the CTAs of the cluster signal each other's barriers
-    /// (cta_group = 2 or release_ctas > 1): the init must sync the cluster.
+    /// (cta_group = 2, release_ctas > 1 or a multicast cluster): the init
+    /// must sync the cluster.
     bool hasRemoteSignals() const {
-      return getCtaGroup() != 1 || getReleaseCtas() != 1;
+      return getCtaGroup() != 1 || getReleaseCtas() != 1 || hasCross();
     }
+    /// True with a 2-D multicast cluster (cluster_m x cluster_n > 1):
+    /// consumer signals reach the row-and-column cross.
+    bool hasCross() const { return getClusterM() * getClusterN() > 1; }
+    /// The cluster ranks (bit r = rank r) that a consumer signal of the CTA
+    /// of cluster rank `rank` reaches through the cross: the CTAs whose
+    /// pair index along M (m / cta_group) is this CTA's, and those whose n
+    /// is this CTA's.
+    uint32_t getCrossMask(unsigned rank) const;
     /// Shared-memory bytes of the barrier storage.
     uint64_t getSmemBytes() const { return 8ull * getNumBarriers(); }
   }];

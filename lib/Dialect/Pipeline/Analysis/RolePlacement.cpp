@@ -1,0 +1,261 @@
+//===- RolePlacement.cpp - which CTAs of a cluster run a role -*- C++ -*-===//
+//
+// verifyRolePlacement: some roles of a pipeline have their place in the
+// cluster fixed by the pipeline's kind, the placements the reference's
+// kernels follow (docs/verifier.md, "Role placement"):
+//
+//   pipeline                         producer            consumer
+//   cta_group = 2 input (tile)       both CTAs of pair   leader only
+//   clc = true (scheduler)           cluster rank 0      (any)
+//
+// A leader-only role waits on a barrier that only the leader's copy of
+// completes (the input pipeline's full barrier receives both CTAs' TMA
+// bytes and the leader's expect_tx): in the peer it waits forever. (The
+// accumulator pipeline's MMA producer also belongs in the leader, whose
+// empty barrier the epilogues' arrivals reach; not checked here, since a
+// plain pair pipeline may as well have thread producers in both CTAs and
+// an MMA consumer: the simulator finds the hang.) A both-CTA role
+// is the pair's TMA producer: the leader arms both halves' bytes, so a
+// pair where one CTA does not load never completes a phase. The
+// scheduler's try_cancel arms every CTA's barrier from rank 0; a second
+// scheduler would arm them twice.
+//
+// Checked from the conditions around each blocking wait of the role,
+// without knowing the block size: a condition on the cluster rank's parity
+// ((%cluster_ctarank & 1) == 0, % 2) selects the leader or the peer, one
+// comparing the rank with 0 the first CTA. A leader-only or first-CTA role
+// under no rank condition, or under one selecting another CTA, is an
+// error; a both-CTA role under a condition selecting one CTA of the pair
+// is an error. A rank condition of another form is not judged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProtocolUtils.h"
+#include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
+#include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace pmlir;
+using namespace pmlir::protocol;
+
+namespace {
+/// Which CTAs of the cluster a condition selects.
+enum class PairSide { Unknown, Leader, Peer, FirstCta };
+
+bool isClusterRank(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto cast = dyn_cast<arith::IndexCastOp>(op))
+    return isClusterRank(cast.getIn());
+  if (auto cast = dyn_cast<arith::IndexCastUIOp>(op))
+    return isClusterRank(cast.getIn());
+  if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
+    return id.getDimension() == gpu::Dimension::x;
+  return op->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank";
+}
+
+/// True for rank & 1 and rank % 2.
+bool isRankParity(Value v) {
+  APInt c;
+  if (auto andOp = v.getDefiningOp<arith::AndIOp>())
+    return (isClusterRank(andOp.getLhs()) &&
+            matchPattern(andOp.getRhs(), m_ConstantInt(&c)) && c == 1) ||
+           (isClusterRank(andOp.getRhs()) &&
+            matchPattern(andOp.getLhs(), m_ConstantInt(&c)) && c == 1);
+  if (auto rem = v.getDefiningOp<arith::RemUIOp>())
+    return isClusterRank(rem.getLhs()) &&
+           matchPattern(rem.getRhs(), m_ConstantInt(&c)) && c == 2;
+  return false;
+}
+
+/// The CTA of the pair an i1 value being true selects.
+PairSide sideOf(Value cond, unsigned depth = 0) {
+  if (depth > 16)
+    return PairSide::Unknown;
+  if (auto andOp = cond.getDefiningOp<arith::AndIOp>()) {
+    PairSide a = sideOf(andOp.getLhs(), depth + 1);
+    return a != PairSide::Unknown ? a : sideOf(andOp.getRhs(), depth + 1);
+  }
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return PairSide::Unknown;
+  // rank == 0: the first CTA of the cluster (a leader).
+  APInt k;
+  if (cmp.getPredicate() == arith::CmpIPredicate::eq &&
+      ((isClusterRank(cmp.getLhs()) &&
+        matchPattern(cmp.getRhs(), m_ConstantInt(&k)) && k.isZero()) ||
+       (isClusterRank(cmp.getRhs()) &&
+        matchPattern(cmp.getLhs(), m_ConstantInt(&k)) && k.isZero())))
+    return PairSide::FirstCta;
+  Value parity = cmp.getLhs(), other = cmp.getRhs();
+  if (!isRankParity(parity))
+    std::swap(parity, other);
+  APInt c;
+  if (!isRankParity(parity) || !matchPattern(other, m_ConstantInt(&c)) ||
+      c.ugt(1))
+    return PairSide::Unknown;
+  bool zero = c.isZero();
+  if (cmp.getPredicate() == arith::CmpIPredicate::eq)
+    return zero ? PairSide::Leader : PairSide::Peer;
+  if (cmp.getPredicate() == arith::CmpIPredicate::ne)
+    return zero ? PairSide::Peer : PairSide::Leader;
+  return PairSide::Unknown;
+}
+
+/// True if `v` depends on the cluster rank.
+bool dependsOnRank(Value v, unsigned depth = 0) {
+  if (depth > 32)
+    return false;
+  if (isClusterRank(v))
+    return true;
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getNumRegions())
+    return false;
+  return llvm::any_of(op->getOperands(),
+                      [&](Value x) { return dependsOnRank(x, depth + 1); });
+}
+} // namespace
+
+namespace {
+/// Where a role of a pipeline must run.
+enum class Placement { Leader, BothOfPair, FirstCta };
+
+std::optional<Placement> requiredPlacement(PipelineUses &p, Role role) {
+  if (p.type.getClc())
+    return role == Role::producer ? std::optional(Placement::FirstCta)
+                                  : std::nullopt;
+  if (p.type.getCtaGroup() != 2)
+    return std::nullopt;
+  if (isInputPipeline(p.create.getResult()))
+    return role == Role::consumer ? Placement::Leader : Placement::BothOfPair;
+  return std::nullopt;
+}
+
+/// What the role is, for the diagnostic.
+std::string describeRole(Value pipeline, Role role) {
+  PipelineType type = getBasePipelineType(pipeline.getType());
+  if (type.getClc())
+    return "the producer of a cluster launch control pipeline (clc = true, "
+           "the scheduler)";
+  if (isInputPipeline(pipeline))
+    return role == Role::consumer
+               ? "the consumer of a CTA-pair input pipeline (cta_group = 2, "
+                 "the pair's MMA)"
+               : "the producer of a CTA-pair input pipeline (cta_group = 2, "
+                 "the pair's TMA loads)";
+  llvm_unreachable("no placement rule for this role");
+}
+
+/// Why the role runs where it does.
+StringRef placementReason(Value pipeline, Role role) {
+  PipelineType type = getBasePipelineType(pipeline.getType());
+  if (type.getClc())
+    return "its try_cancel arms the full barrier of every CTA of the cluster "
+           "and its consumers signal rank 0's empty barrier: it runs in "
+           "cluster rank 0 only; put it under a condition such as "
+           "%cluster_ctarank == 0";
+  if (isInputPipeline(pipeline) && role == Role::consumer)
+    return "only the leader's full barrier completes (both CTAs' TMA loads "
+           "and the leader's expect_tx land there): the consumer, the pair's "
+           "MMA, runs in the leader only; put it under a condition such as "
+           "(%cluster_ctarank & 1) == 0";
+  return "the leader arms its full barrier for both CTAs' halves of the "
+         "stage and each CTA loads its own half: a CTA that does not load "
+         "leaves every phase short and the MMA waits forever; run it in "
+         "both CTAs of the pair";
+}
+} // namespace
+
+/// Checks the blocking wait `op` of `role` of pipeline `pipeline`, which
+/// must run at `where`; true on error.
+static bool checkWait(Operation *op, Value pipeline, Role role,
+                      Placement where) {
+  // The innermost condition that selects CTAs of the cluster.
+  PairSide side = PairSide::Unknown;
+  Operation *condition = nullptr;
+  bool rankConditioned = false;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<FunctionOpInterface>(parent) || isa<gpu::LaunchOp>(parent))
+      break;
+    auto ifOp = dyn_cast<scf::IfOp>(parent);
+    if (!ifOp)
+      continue;
+    Value cond = ifOp.getCondition();
+    rankConditioned |= dependsOnRank(cond);
+    PairSide s = sideOf(cond);
+    bool inElse = ifOp.getElseRegion().isAncestor(op->getParentRegion());
+    if (inElse) {
+      // The else of a leader test is the peer and vice versa; the else of
+      // rank == 0 selects no CTA class.
+      if (s == PairSide::Leader)
+        s = PairSide::Peer;
+      else if (s == PairSide::Peer)
+        s = PairSide::Leader;
+      else if (s == PairSide::FirstCta)
+        s = PairSide::Unknown;
+    }
+    if (s != PairSide::Unknown) {
+      side = s;
+      condition = ifOp;
+      break;
+    }
+  }
+  bool ok = false;
+  std::string runs;
+  switch (where) {
+  case Placement::Leader:
+    ok = side == PairSide::Leader || side == PairSide::FirstCta ||
+         (side == PairSide::Unknown && rankConditioned);
+    runs =
+        side == PairSide::Peer ? "in the peer CTA" : "in both CTAs of the pair";
+    break;
+  case Placement::BothOfPair:
+    ok = side == PairSide::Unknown;
+    runs = side == PairSide::Peer
+               ? "in the peer CTA only"
+               : (side == PairSide::FirstCta ? "in cluster rank 0 only"
+                                             : "in the leader CTA only");
+    break;
+  case Placement::FirstCta:
+    ok = side == PairSide::FirstCta ||
+         (side == PairSide::Unknown && rankConditioned);
+    runs = side == PairSide::Peer ? "in the peer CTAs of the cluster"
+                                  : "in every CTA of the cluster";
+    break;
+  }
+  if (ok)
+    return false;
+  InFlightDiagnostic diag =
+      op->emitOpError() << "waits as " << describeRole(pipeline, role) << " "
+                        << runs << ", but " << placementReason(pipeline, role);
+  if (condition)
+    diag.attachNote(condition->getLoc())
+        << "this condition selects "
+        << (side == PairSide::Leader ? "the leader CTA"
+            : side == PairSide::Peer ? "the peer CTA"
+                                     : "cluster rank 0");
+  return true;
+}
+
+LogicalResult pmlir::verifyRolePlacement(Operation *root) {
+  bool failed = false;
+  for (PipelineUses &p : collectPipelines(root))
+    for (Role role : {Role::producer, Role::consumer}) {
+      std::optional<Placement> where = requiredPlacement(p, role);
+      if (!where)
+        continue;
+      for (Operation *op : p.users)
+        if (getProtocolEffects(op).wait == ProtocolWait::Blocks &&
+            waitsOnRoleBarrier(op, role))
+          failed |= checkWait(op, op->getOperand(0), role, *where);
+    }
+  return failure(failed);
+}
