@@ -405,3 +405,114 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @clc_counted
+// A clc pipeline counted on rank 0: 96 + 64 = 160 (a cluster of 2; without
+// nvvm.cluster_dim any cluster size that gives the count is accepted).
+#WG = #gpu.address_space<workgroup>
+!Resp = memref<2x1x16xi8, #WG>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [!Resp]>
+gpu.module @m {
+  gpu.func @clc_counted(%resp: !Resp) kernel attributes {nvvm.reqntid = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %c = pipeline.create -> !C
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : !Resp) : !C -> !CLC
+    pipeline.init_mbars %clc producer 1 consumer 160 cluster : !CLC
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %first = arith.cmpi eq, %rank, %i0 : i32
+    %sched = arith.andi %w0, %first : i1
+    scf.if %sched {
+      scf.while (%go = %true) : (i1) -> () {
+        scf.condition(%go)
+      } do {
+        %p = pipeline.acquire_producer %clc : !CLC
+        pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+        pipeline.release %p : !pipeline.stage<producer, !CLC>
+        %s = pipeline.acquire_consumer %clc : !CLC
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+        pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+        pipeline.release %s : !pipeline.stage<consumer, !CLC>
+        scf.yield %ok : i1
+      }
+      pipeline.drain_producer %clc : !CLC
+    } else {
+      scf.if %w0 {
+      } else {
+        scf.while (%go = %true) : (i1) -> () {
+          scf.condition(%go)
+        } do {
+          %s = pipeline.acquire_consumer %clc : !CLC
+          %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+          pipeline.release %s : !pipeline.stage<consumer, !CLC>
+          scf.yield %ok : i1
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @clc_counted_cluster
+// The same with the cluster declared: 96 + 3 x 64 = 288 for 4 CTAs.
+#WG = #gpu.address_space<workgroup>
+!Resp = memref<2x1x16xi8, #WG>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [!Resp]>
+gpu.module @m {
+  gpu.func @clc_counted_cluster(%resp: !Resp) kernel attributes {nvvm.reqntid = array<i32: 96, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %c = pipeline.create -> !C
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : !Resp) : !C -> !CLC
+    pipeline.init_mbars %clc producer 1 consumer 288 cluster : !CLC
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %first = arith.cmpi eq, %rank, %i0 : i32
+    %sched = arith.andi %w0, %first : i1
+    scf.if %sched {
+      scf.while (%go = %true) : (i1) -> () {
+        scf.condition(%go)
+      } do {
+        %p = pipeline.acquire_producer %clc : !CLC
+        pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+        pipeline.release %p : !pipeline.stage<producer, !CLC>
+        %s = pipeline.acquire_consumer %clc : !CLC
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+        pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+        pipeline.release %s : !pipeline.stage<consumer, !CLC>
+        scf.yield %ok : i1
+      }
+      pipeline.drain_producer %clc : !CLC
+    } else {
+      scf.if %w0 {
+      } else {
+        scf.while (%go = %true) : (i1) -> () {
+          scf.condition(%go)
+        } do {
+          %s = pipeline.acquire_consumer %clc : !CLC
+          %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+          pipeline.release %s : !pipeline.stage<consumer, !CLC>
+          scf.yield %ok : i1
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -447,3 +447,177 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A clc pipeline (the cluster launch control scheduler): its consumers
+// signal cluster rank 0's empty barrier from every CTA. Here rank 0 gives
+// 96 arrivals per phase (the scheduler warp and 2 worker warps), every other
+// CTA 64 (its 2 worker warps): 96 + 64 (k - 1) for a cluster of k CTAs.
+// 100 is no such sum; the loops are scf.while on the response (the same in
+// every reader).
+#WG = #gpu.address_space<workgroup>
+!Resp = memref<2x1x16xi8, #WG>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [!Resp]>
+gpu.module @m {
+  gpu.func @clc_count_unreachable(%resp: !Resp) kernel attributes {nvvm.reqntid = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %c = pipeline.create -> !C
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : !Resp) : !C -> !CLC
+    // expected-note @+1 {{arrival count set here (consumer 100)}}
+    pipeline.init_mbars %clc producer 1 consumer 100 cluster : !CLC
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %first = arith.cmpi eq, %rank, %i0 : i32
+    %sched = arith.andi %w0, %first : i1
+    scf.if %sched {
+      scf.while (%go = %true) : (i1) -> () {
+        scf.condition(%go)
+      } do {
+        %p = pipeline.acquire_producer %clc : !CLC
+        pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+        pipeline.release %p : !pipeline.stage<producer, !CLC>
+        %s = pipeline.acquire_consumer %clc : !CLC
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+        // expected-error @+1 {{expects 100 arrivals per phase on the empty barriers of cluster rank 0 of this clc pipeline (init_mbars consumer 100), no cluster size gives it: 96 consumer arrivals from rank 0 and 64 from each other CTA of the cluster (every consumer signal of a clc pipeline reaches rank 0)}}
+        pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+        pipeline.release %s : !pipeline.stage<consumer, !CLC>
+        scf.yield %ok : i1
+      }
+      pipeline.drain_producer %clc : !CLC
+    } else {
+      scf.if %w0 {
+      } else {
+        scf.while (%go = %true) : (i1) -> () {
+          scf.condition(%go)
+        } do {
+          %s = pipeline.acquire_consumer %clc : !CLC
+          %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+          pipeline.release %s : !pipeline.stage<consumer, !CLC>
+          scf.yield %ok : i1
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// With the cluster declared (nvvm.cluster_dim, 4 CTAs) the count must be
+// 96 + 3 x 64 = 288: 224, the count of a cluster of 3, is reported.
+#WG = #gpu.address_space<workgroup>
+!Resp = memref<2x1x16xi8, #WG>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [!Resp]>
+gpu.module @m {
+  gpu.func @clc_count_cluster(%resp: !Resp) kernel attributes {nvvm.reqntid = array<i32: 96, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %c = pipeline.create -> !C
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : !Resp) : !C -> !CLC
+    // expected-note @+1 {{arrival count set here (consumer 224)}}
+    pipeline.init_mbars %clc producer 1 consumer 224 cluster : !CLC
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %first = arith.cmpi eq, %rank, %i0 : i32
+    %sched = arith.andi %w0, %first : i1
+    scf.if %sched {
+      scf.while (%go = %true) : (i1) -> () {
+        scf.condition(%go)
+      } do {
+        %p = pipeline.acquire_producer %clc : !CLC
+        pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+        pipeline.release %p : !pipeline.stage<producer, !CLC>
+        %s = pipeline.acquire_consumer %clc : !CLC
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+        // expected-error @+1 {{expects 224 arrivals per phase on the empty barriers of cluster rank 0 of this clc pipeline (init_mbars consumer 224), got 288 in a cluster of 4 CTAs (nvvm.cluster_dim): 96 consumer arrivals from rank 0 and 64 from each other CTA of the cluster}}
+        pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+        pipeline.release %s : !pipeline.stage<consumer, !CLC>
+        scf.yield %ok : i1
+      }
+      pipeline.drain_producer %clc : !CLC
+    } else {
+      scf.if %w0 {
+      } else {
+        scf.while (%go = %true) : (i1) -> () {
+          scf.condition(%go)
+        } do {
+          %s = pipeline.acquire_consumer %clc : !CLC
+          %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+          pipeline.release %s : !pipeline.stage<consumer, !CLC>
+          scf.yield %ok : i1
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The producer count of a clc pipeline is 1: clc_try_cancel arms each CTA's
+// full barrier once per stage.
+#WG = #gpu.address_space<workgroup>
+!Resp = memref<2x1x16xi8, #WG>
+!C = !pipeline.pipeline<stages = 2, clc = true>
+!CLC = !pipeline.tile_pipeline<pipeline = !C, k_group_size = 1, payload = [!Resp]>
+gpu.module @m {
+  gpu.func @clc_producer_count(%resp: !Resp) kernel attributes {nvvm.reqntid = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %c = pipeline.create -> !C
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : !Resp) : !C -> !CLC
+    // expected-error @+1 {{expects producer 1 on a clc pipeline, got 2: pipeline.clc_try_cancel arms the full barrier of each CTA with one arrive.expect_tx of the 16 response bytes per stage}}
+    pipeline.init_mbars %clc producer 2 consumer 160 cluster : !CLC
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %first = arith.cmpi eq, %rank, %i0 : i32
+    %sched = arith.andi %w0, %first : i1
+    scf.if %sched {
+      scf.while (%go = %true) : (i1) -> () {
+        scf.condition(%go)
+      } do {
+        %p = pipeline.acquire_producer %clc : !CLC
+        pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
+        pipeline.release %p : !pipeline.stage<producer, !CLC>
+        %s = pipeline.acquire_consumer %clc : !CLC
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+        pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+        pipeline.release %s : !pipeline.stage<consumer, !CLC>
+        scf.yield %ok : i1
+      }
+      pipeline.drain_producer %clc : !CLC
+    } else {
+      scf.if %w0 {
+      } else {
+        scf.while (%go = %true) : (i1) -> () {
+          scf.condition(%go)
+        } do {
+          %s = pipeline.acquire_consumer %clc : !CLC
+          %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
+          pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
+          pipeline.release %s : !pipeline.stage<consumer, !CLC>
+          scf.yield %ok : i1
+        }
+      }
+    }
+    gpu.return
+  }
+}

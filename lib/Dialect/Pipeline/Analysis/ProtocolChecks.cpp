@@ -137,6 +137,7 @@ public:
 
 private:
   bool collect();
+  bool runClc();
   bool addStage(Value v);
   Signal::Target consumerThreadTarget(Type type) const;
   bool crossApplies() const;
@@ -479,12 +480,117 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
   return out;
 }
 
-bool ArrivalChecker::run() {
-  // A clc pipeline's consumers signal cluster rank 0 from every CTA and its
-  // producer arms other CTAs' barriers: not counted here (the simulator
-  // counts every phase).
-  if (!p.init || p.type.getClc())
+/// The cluster size a kernel declares (nvvm.cluster_dim), if any.
+static std::optional<int64_t> knownClusterSize(Region *kernel) {
+  Operation *owner = kernel->getParentOp();
+  auto dims = owner->getAttrOfType<DenseI32ArrayAttr>("nvvm.cluster_dim");
+  if (!dims || dims.size() == 0)
+    return std::nullopt;
+  int64_t size = 1;
+  for (int32_t d : dims.asArrayRef()) {
+    if (d < 1)
+      return std::nullopt;
+    size *= d;
+  }
+  return size;
+}
+
+/// A clc pipeline: its producer, pipeline.clc_try_cancel, arms each CTA's
+/// full barrier with one arrive.expect_tx per stage (producer count 1); its
+/// consumers signal cluster rank 0's empty barrier from every CTA, so the
+/// count is rank 0's consumer arrivals plus those of each other CTA of the
+/// cluster. With the cluster size declared (nvvm.cluster_dim) the count
+/// must be exact; else some cluster size must give it.
+bool ArrivalChecker::runClc() {
+  if (kind == Kind::Full) {
+    int64_t n = p.init.getProducerArriveCount();
+    if (n == 1)
+      return false;
+    p.init.emitError()
+        << "expects producer 1 on a clc pipeline, got " << n
+        << ": pipeline.clc_try_cancel arms the full barrier of each CTA "
+           "with one arrive.expect_tx of the 16 response bytes per stage";
+    return true;
+  }
+  std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
+  if (!block || !collect() || c.sites.empty() || c.signals.empty())
     return false;
+  ThreadSpace sp;
+  sp.block = *block;
+  sp.threads = (*block)[0] * (*block)[1] * (*block)[2];
+  sp.ranks = 4;
+  ThreadModel model(p.kernel, sp);
+  unsigned n = sp.size();
+  // Each thread visits one site per phase; its arrivals there, per source
+  // CTA.
+  std::vector<int64_t> from(sp.ranks, 0);
+  std::vector<Operation *> site(n, nullptr);
+  for (Operation *visit : c.sites) {
+    const llvm::BitVector *ex = model.exec(visit);
+    if (!ex)
+      return false;
+    for (unsigned i = 0; i < n; ++i)
+      if (ex->test(i)) {
+        if (site[i])
+          return false;
+        site[i] = visit;
+      }
+  }
+  for (const Signal &sig : c.signals) {
+    const llvm::BitVector *ex = model.exec(sig.op);
+    if (!ex)
+      return false;
+    Block *visitBlock = sig.site->hasTrait<ScopedStage>()
+                            ? &sig.site->getRegion(0).front()
+                            : sig.site->getBlock();
+    if (sig.op != sig.site && !model.decided(sig.op, visitBlock))
+      return false;
+    if (sig.weight != Signal::Weight::Thread)
+      return false;
+    for (unsigned i = 0; i < n; ++i)
+      if (ex->test(i) && site[i] == sig.site)
+        from[i / sp.threads] += sig.mult;
+  }
+  // The CTAs other than rank 0 must behave alike.
+  if (from[1] != from[2] || from[1] != from[3])
+    return false;
+  int64_t count = p.init.getConsumerArriveCount();
+  int64_t first = from[0], other = from[1];
+  std::optional<int64_t> cluster = knownClusterSize(p.kernel);
+  std::string expected;
+  if (cluster) {
+    int64_t total = first + (*cluster - 1) * other;
+    if (total == count)
+      return false;
+    expected = "got " + std::to_string(total) + " in a cluster of " +
+               std::to_string(*cluster) + " CTAs (nvvm.cluster_dim)";
+  } else {
+    bool reachable = other == 0
+                         ? count == first
+                         : count >= first && (count - first) % other == 0;
+    if (reachable)
+      return false;
+    expected = "no cluster size gives it";
+  }
+  InFlightDiagnostic diag =
+      c.signals.front().op->emitError()
+      << "expects " << count
+      << " arrivals per phase on the empty barriers of cluster rank 0 of "
+         "this clc pipeline (init_mbars consumer "
+      << count << "), " << expected << ": " << first
+      << " consumer arrivals from rank 0 and " << other
+      << " from each other CTA of the cluster (every consumer signal of a "
+         "clc pipeline reaches rank 0)";
+  diag.attachNote(p.init.getLoc())
+      << "arrival count set here (consumer " << count << ")";
+  return true;
+}
+
+bool ArrivalChecker::run() {
+  if (!p.init)
+    return false;
+  if (p.type.getClc())
+    return runClc();
   std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
   if (!block)
     return false;

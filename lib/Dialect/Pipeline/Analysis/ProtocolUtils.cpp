@@ -746,6 +746,16 @@ bool ThreadModel::mayVary(Value v) {
       if (arg.getArgNumber() < forOp.getNumInductionVars())
         result = mayVary(forOp.getLowerBound()) ||
                  mayVary(forOp.getUpperBound()) || mayVary(forOp.getStep());
+    } else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+      // A loop-carried value of an scf.while: uniform when what enters it
+      // (the init, the value yielded back, or the condition's operand for
+      // the body) is; a cycle through itself counts as varying.
+      unsigned k = arg.getArgNumber();
+      if (owner == &whileOp.getBefore().front())
+        result = mayVary(whileOp.getInits()[k]) ||
+                 mayVary(whileOp.getYieldOp().getResults()[k]);
+      else
+        result = mayVary(whileOp.getConditionOp().getArgs()[k]);
     }
   } else {
     Operation *op = v.getDefiningOp();
@@ -768,6 +778,11 @@ bool ThreadModel::mayVary(Value v) {
                               return name.starts_with(
                                   ("nvvm.read.ptx.sreg." + prefix).str());
                             })) {
+      result = false;
+    } else if (isa<ClcResponseOp>(op)) {
+      // Every thread that reads a stage of a clc pipeline reads the same
+      // response (one multicast answer per stage): like a loop counter, the
+      // same in every thread at the same visit.
       result = false;
     } else if (op->getNumRegions() == 0 && isMemoryEffectFree(op)) {
       result =
