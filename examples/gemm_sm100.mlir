@@ -8,34 +8,44 @@
 // row-major M x N. The Blackwell twin of the Hopper GEMM (docs/gemm.md);
 // docs/gemm.md ("Blackwell twin") maps it to the reference's structured kernel.
 //
-// CTA pair, 2-CTA MMA (cta_group = 2). A CTA pair (an even cluster rank
-// and the next) computes one 256 x 256 tile of C: the leader (even rank)
-// issues tcgen05.mma.cta_group::2 with M = 256, N = 256, K = 16. Each CTA
-// loads its own 128 rows of A and its own 128 rows of B (the leader the
-// tile's first 128 columns of C, the peer the last 128), and holds 128 rows
-// x 256 fp32 columns of the accumulator in its own TMEM, which its epilogue
-// writes out.
+// CTA pairs, 2-CTA MMA (cta_group = 2), two pairs per cluster (the
+// structure of CUTLASS's fastest SM100 GEMMs: a 4x1 cluster, 2SM MMA, B
+// multicast). A CTA pair (an even cluster rank and the next) computes one
+// 256 x 256 tile of C: the leader (even rank) issues tcgen05.mma.cta_group::2
+// with M = 256, N = 256, K = 16. Each CTA loads its own 128 rows of A and
+// holds 128 rows x 256 fp32 columns of the accumulator in its own TMEM,
+// which its epilogue writes out. The cluster's two pairs (q = rank / 2)
+// compute the two 256-row halves of a 512 x 256 cluster tile, so they need
+// the same 256 rows of B (the leader the tile's first 128 columns of C,
+// the peer the last 128): each CTA loads half of its 128 rows of B and
+// multicasts it to the CTA at its place in the other pair. A stage is then
+// written by both pairs, and the MMA's release must reach all 4 CTAs
+// (cluster_m = 4 on the input pipeline: the row-and-column cross).
 //
 // Persistent through cluster launch control (CUTLASS's SM100 tile
-// scheduler): the grid has one cluster (one pair) per tile of the
-// ceil(M/256) x ceil(N/256) tiles; the pair of cluster p starts with tile
-// p, tile t at (m, n) = (t mod ceil(M/256), t div ceil(M/256)) (M-fastest;
-// no grouped rasterization). Its scheduler warp asks the hardware to
-// cancel a cluster that has not started yet (at most one CTA per SM:
-// 230400 bytes of shared memory, 512 TMEM columns) and the pair computes
-// that cluster's tile instead, until nothing is left to cancel. With two
-// accumulator stages the epilogue of one tile overlaps the MMAs of the
-// pair's next.
+// scheduler): the grid has one cluster per tile of the ceil(M/512) x
+// ceil(N/256) cluster tiles; cluster c starts with cluster tile c, tile t
+// at (m, n) = (t mod ceil(M/512), t div ceil(M/512)) (M-fastest; no grouped
+// rasterization). Its scheduler warp asks the hardware to cancel a cluster
+// that has not started yet (at most one CTA per SM: 230400 bytes of shared
+// memory, 512 TMEM columns) and the cluster computes that cluster's tile
+// instead, until nothing is left to cancel; a throttle pipeline (CUTLASS's
+// CLCThrottlePipeline) keeps the scheduler at most 2 requests ahead of the
+// loads. With two accumulator stages the epilogue of one tile overlaps the
+// MMAs of the pair's next.
 //
-// Roles (224 threads, seven warps, in both CTAs of the pair):
+// Roles (224 threads, seven warps, in every CTA of the cluster):
 //
 //   warp 0, lane 0 (TMA)     producer of the input tile pipeline (6 stages,
 //                            k_group_size = 1: one 64-wide k-block of A and
 //                            B per stage): acquire_producer (this CTA's
 //                            empty barrier) -> expect_tx (leader only, both
 //                            CTAs' bytes) -> 2 tma_loads (.cta_group::2,
-//                            completing on the LEADER's full barrier) ->
-//                            release (steps); drain_producer at the end.
+//                            completing on the LEADER's full barrier; B's
+//                            half multicast to the other pair) -> release
+//                            (steps); drain_producer at the end. In rank 0
+//                            also the throttle's producer (one produce per
+//                            tile it starts).
 //   warp 1, leader CTA (MMA) consumer of the input pipeline, producer of the
 //                            accumulator pipeline (2 stages of 256 TMEM
 //                            columns, tmem = true: its waits and signals
@@ -43,21 +53,22 @@
 //                            acquire_producer; per
 //                            k-block acquire_consumer -> 4 x tcgen05.mma
 //                            (K = 64) -> release_mma (tcgen05.commit
-//                            multicast to both CTAs' empty barriers) ->
+//                            multicast to all 4 CTAs' empty barriers) ->
 //                            release (steps); commit_mma (multicast to both
 //                            CTAs' accumulator full barriers) -> release;
 //                            drain_producer at the end. Warp 1 of the peer
 //                            only allocates and frees TMEM.
-//   warp 6, rank 0 (CLC)     the scheduler: producer of the cluster launch
-//                            control pipeline (2 stages of 16-byte
-//                            answers, clc = true): clc_try_cancel, then
-//                            reads the answer like every reader; stops
-//                            after "nothing canceled"; drain_producer.
-//                            Readers of each answer: the scheduler, and in
-//                            both CTAs the TMA lane, warp 1 and the
-//                            epilogue (354 arrivals on rank 0's empty
-//                            barrier); each reader's next tile is the
-//                            canceled cluster's (x of its first CTA / 2).
+//   warp 6, rank 0 (CLC)     the scheduler: consumer of the throttle, then
+//                            producer of the cluster launch control
+//                            pipeline (2 stages of 16-byte answers, clc =
+//                            true): clc_try_cancel, then reads the answer
+//                            like every reader; stops after "nothing
+//                            canceled"; drain_producer. Readers of each
+//                            answer: the scheduler, and in every CTA the
+//                            TMA lane, warp 1 and the epilogue (676
+//                            arrivals on rank 0's empty barrier); each
+//                            reader's next tile is the canceled cluster's
+//                            (x of its first CTA / 4).
 //   warps 2..5 (epilogue)    consumers of the accumulator pipeline, in both
 //                            CTAs: consume (waits on this CTA's full barrier;
 //                            the exit arrives on the LEADER's empty barrier):
@@ -65,32 +76,36 @@
 //                            shared-memory staging -> fence.proxy.async ->
 //                            TMA store (per warp: its 32 rows, 64 columns).
 //
-// Barrier protocol (CUTLASS PipelineTmaUmmaAsync / PipelineUmmaAsync, 2SM):
+// Barrier protocol (CUTLASS PipelineTmaUmmaAsync / PipelineUmmaAsync, 2SM,
+// 4x1 cluster):
 //   input full   count 1: the leader's arrive.expect_tx of 2 x 32 KiB; the
-//                four loads of the pair complete the transaction.
-//   input empty  count 1: one tcgen05.commit.cta_group::2 multicast per
-//                phase, reaching both CTAs.
+//                pair's A loads and the four B halves that land in the
+//                pair complete the transaction.
+//   input empty  count 2 (4/2 + 1 - 1): one tcgen05.commit.cta_group::2
+//                multicast per phase from each pair's leader, reaching all
+//                4 CTAs.
 //   acc full     count 1: one tcgen05.commit.cta_group::2 multicast.
 //   acc empty    count 256: 128 epilogue threads x 2 CTAs, on the leader's.
+//   answers      full 1 (rank 0's request), empty 676 on rank 0.
+//   throttle     full 1 (rank 0's TMA lane), empty 32 (the scheduler).
 //
 // Edges: A, B and C are addressed only through TMA. Loads out of bounds are
 // zero-filled (the descriptors' OOB fill is zero), so a partial M, N or K
 // tile contributes zeros to the MMA; stores are clipped at the tensor's
 // bounds. Host-side preconditions: M, N, K >= 1 (K = 0 would leave the
 // accumulator unwritten); K and N multiples of 8 (TMA's 16-byte row pitch),
-// 16-byte aligned base pointers; M, N, K < 2^31 and ceil(M/256) *
+// 16-byte aligned base pointers; M, N, K < 2^31 and ceil(M/512) *
 // ceil(N/256) < 2^31 (the loops count in i32).
 //
-// Launch: grid (2 * ceil(M/256) * ceil(N/256), 1, 1), in clusters of
-// (2, 1, 1) (cuLaunchKernelEx; one pair per cluster: the scheduler of
-// cluster rank 0 serves the pair), block (224, 1, 1), dynamic shared
-// memory 230400 bytes
+// Launch: grid (4 * ceil(M/512) * ceil(N/256), 1, 1), in clusters of
+// (4, 1, 1) (cuLaunchKernelEx; the kernel declares it: .reqnctapercluster),
+// block (224, 1, 1), dynamic shared memory 230400 bytes
 // (raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). Arguments:
 // pointers to three CUtensorMaps in global memory (the project's
 // !nvgpu.tensormap.descriptor ABI), all bf16, 128-byte swizzle, OOB fill
 // zero, from cuTensorMapEncodeTiled:
 //   A: dims {K, M}, strides {2K}, box {64, 128}
-//   B: dims {K, N}, strides {2K}, box {64, 128}
+//   B: dims {K, N}, strides {2K}, box {64, 64}
 //   C: dims {N, M}, strides {2N}, box {64, 32}
 // then M, N, K (i32).
 //
@@ -102,6 +117,7 @@
 //           fp32 columns (the CTA's 128 rows of the 256 x 256 tile)
 //   144     the scheduler's barriers: 2 full, 2 empty (32 B)
 //   176     the scheduler's answers: 2 x 16 B
+//   208     the throttle's barriers: 2 full, 2 empty (32 B)
 //   1024    A stages: 6 x 128 x 64 bf16 (96 KiB), 128-byte swizzled by TMA
 //   99328   B stages: 6 x 128 x 64 bf16 (96 KiB)
 //   197632  C staging: 4 epilogue warps x 2 buffers x 32 x 64 bf16 (32 KiB)
@@ -125,19 +141,22 @@
 !BTiles = memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
 !AStage = memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
 !BStage = memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!BSlice = memref<1x64x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
 !CStaging = memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>
 !Bf16Ptr = memref<bf16, #gpu.address_space<workgroup>>
 
-!In = !pipeline.pipeline<stages = 6, cta_group = 2>
+!In = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>
 !InTP = !pipeline.tile_pipeline<pipeline = !In, k_group_size = 1, payload = [!ATiles, !BTiles]>
 !Acc = !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+!Thr = !pipeline.pipeline<stages = 2>
 
 module attributes {gpu.container_module} {
 
 gpu.module @gemm_sm100 {
   gpu.func @gemm_bf16_cta2(%a_map: !llvm.ptr, %b_map: !llvm.ptr, %c_map: !llvm.ptr,
                            %m_size: i32, %n_size: i32, %k_size: i32) kernel
-      attributes {nvvm.reqntid = array<i32: 224, 1, 1>, nvvm.minctasm = 1 : i32} {
+      attributes {nvvm.reqntid = array<i32: 224, 1, 1>, nvvm.minctasm = 1 : i32,
+                  nvvm.cluster_dim = array<i32: 4, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -156,12 +175,15 @@ gpu.module @gemm_sm100 {
     %i1 = arith.constant 1 : i32
     %i2 = arith.constant 2 : i32
     %i4 = arith.constant 4 : i32
+    %i5 = arith.constant 5 : i32
     %i16 = arith.constant 16 : i32
     %i32 = arith.constant 32 : i32
     %i63 = arith.constant 63 : i32
     %i64 = arith.constant 64 : i32
     %i128 = arith.constant 128 : i32
     %i255 = arith.constant 255 : i32
+    %i511 = arith.constant 511 : i32
+    %i512 = arith.constant 512 : i32
     %all_lanes = arith.constant -1 : i32
     %i256 = arith.constant 256 : i32
     %i0_i8 = arith.constant 0 : i8
@@ -183,22 +205,32 @@ gpu.module @gemm_sm100 {
     // second (rows of A and C, and rows of B = columns of C).
     %half = arith.muli %odd, %i128 : i32
 
-    // The tile schedule, identical in every role of both CTAs.
-    %m_plus = arith.addi %m_size, %i255 : i32
+    // The tile schedule, identical in every role of every CTA.
+    %m_plus = arith.addi %m_size, %i511 : i32
     %n_plus = arith.addi %n_size, %i255 : i32
     %k_plus = arith.addi %k_size, %i63 : i32
-    %m_tiles = arith.divui %m_plus, %i256 : i32
+    %m_tiles = arith.divui %m_plus, %i512 : i32
     %n_tiles = arith.divui %n_plus, %i256 : i32
     %k_blocks = arith.divui %k_plus, %i64 : i32
     %num_tiles = arith.muli %m_tiles, %n_tiles : i32
-    // CTA pair p = blocks 2p, 2p + 1 (cluster ranks 2p', 2p' + 1 of a
-    // (2k, 1, 1) cluster); the pairs split the tiles round-robin.
+    // Cluster c = blocks 4c .. 4c + 3 (cluster ranks 0 .. 3) starts with
+    // cluster tile c; a cluster tile is 512 x 256, pair q = rank / 2 (ranks
+    // 2q, 2q + 1) computes its rows 256 q .. 256 q + 255.
     %bid = gpu.block_id x
-    %nblocks = gpu.grid_dim x
     %bid_i32 = arith.index_cast %bid : index to i32
-    %nblocks_i32 = arith.index_cast %nblocks : index to i32
-    %pair_id = arith.divui %bid_i32, %i2 : i32
-    %num_pairs = arith.divui %nblocks_i32, %i2 : i32
+    %cluster_id = arith.divui %bid_i32, %i4 : i32
+    %pair_q = arith.divui %rank, %i2 : i32
+    %pair_rows = arith.muli %pair_q, %i256 : i32
+    %rank0 = arith.cmpi eq, %rank, %i0 : i32
+    // B is the same for both pairs (the same 256 columns of C): each CTA
+    // loads half of its 128 rows of B (the half q) and multicasts it to
+    // itself and to the CTA at the same place in the other pair (cluster
+    // ranks of its parity: mask 0b0101 << (rank & 1)), as CUTLASS's 2SM
+    // kernels multicast B along the cluster's M mode.
+    %b_first = arith.muli %pair_q, %i64 : i32
+    %b_half_off = arith.index_cast %b_first : i32 to index
+    %b_mask32 = arith.shli %i5, %odd : i32
+    %b_mask = arith.trunci %b_mask32 : i32 to i16
 
     %smem = gpu.dynamic_shared_memory : !Smem
     %in = pipeline.create in %smem[%c0] : !Smem -> !In
@@ -213,6 +245,8 @@ gpu.module @gemm_sm100 {
     %clc_bytes = pipeline.smem_bytes !Clc
     %resp_off = arith.addi %clc_off, %clc_bytes : index
     %resp = memref.view %smem[%resp_off][] : !Smem to !Resp
+    %thr_off = arith.addi %resp_off, %c32 : index
+    %thr = pipeline.create in %smem[%thr_off] : !Smem -> !Thr
     %clc = pipeline.input_tile_pipeline %clcp payload(%resp : !Resp) : !Clc -> !CLC
     %a_tiles = memref.view %smem[%c1024][] : !Smem to !ATiles
     %b_tiles = memref.view %smem[%c99328][] : !Smem to !BTiles
@@ -221,17 +255,24 @@ gpu.module @gemm_sm100 {
         : !In -> !InTP
 
     // Cluster-wide init (the CTAs signal each other's barriers). Input full
-    // (used in the leader): the leader's expect_tx; input empty (both CTAs):
-    // one multicast tcgen05.commit; accumulator full (both CTAs): one
+    // (used in the leaders): the leader's expect_tx; input empty (every
+    // CTA): the multicast tcgen05.commits of the 2 pairs' leaders (the
+    // cross of the 4x1 cluster: all 4 CTAs); accumulator full (both CTAs of
+    // a pair): one
     // multicast tcgen05.commit; accumulator empty (used in the leader): 128
     // epilogue threads x 2 CTAs.
-    pipeline.init_mbars %tp producer 1 consumer 1 cluster : !InTP
+    pipeline.init_mbars %tp producer 1 consumer 2 cluster : !InTP
     pipeline.init_mbars %accp producer 1 consumer 256 cluster : !Acc
     // The scheduler's answers (CUTLASS PipelineCLCFetchAsync, Mojo
     // compute_clc_barrier_counts): full 1 (rank 0's request arms each CTA),
-    // empty 354 on rank 0: its scheduler warp (32) + 2 CTAs x (TMA lane 1
+    // empty 676 on rank 0: its scheduler warp (32) + 4 CTAs x (TMA lane 1
     // + warp 1 32 + epilogue 128).
-    pipeline.init_mbars %clc producer 1 consumer 354 cluster : !CLC
+    pipeline.init_mbars %clc producer 1 consumer 676 cluster : !CLC
+    // The throttle (CUTLASS CLCThrottlePipeline), used in rank 0 only: the
+    // TMA lane signals each tile it starts (producer 1), the scheduler warp
+    // waits for one before each request (consumer 32), so the scheduler
+    // stays at most 2 requests ahead of the loads.
+    pipeline.init_mbars %thr producer 1 consumer 32 : !Thr
 
     // Warp 1 of each CTA allocates the 512 columns (cta_group::2: the pair
     // gets the same address) and every thread gets the address. Its readers
@@ -255,20 +296,29 @@ gpu.module @gemm_sm100 {
       // arrives, 32).
       %lane0 = arith.cmpi eq, %lane, %c0 : index
       scf.if %lane0 {
-        %tiles_loaded = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+        %tiles_loaded = scf.while (%t0 = %cluster_id, %more = %true) : (i32, i1) -> i32 {
           scf.condition(%more) %t0 : i32
         } do {
         ^bb0(%t: i32):
           %m_blk = arith.remui %t, %m_tiles : i32
           %n_blk = arith.divui %t, %m_tiles : i32
-          %m_tile0 = arith.muli %m_blk, %i256 : i32
+          %m_cluster0 = arith.muli %m_blk, %i512 : i32
+          %m_tile0 = arith.addi %m_cluster0, %pair_rows : i32
           %n_tile0 = arith.muli %n_blk, %i256 : i32
           %m_row = arith.addi %m_tile0, %half : i32
           %n_row = arith.addi %n_tile0, %half : i32
+          %b_row = arith.addi %n_row, %b_first : i32
+          // The throttle: rank 0's TMA lane lets the scheduler request one
+          // more tile each time it starts one.
+          scf.if %rank0 {
+            pipeline.produce %thr as %ts : !Thr {
+              pipeline.arrive %ts : !pipeline.stage<producer, !Thr>
+            }
+          }
           scf.for %kb = %i0 to %k_blocks step %i1 : i32 {
             %k0 = arith.muli %kb, %i64 : i32
-            // Waits on this CTA's empty barrier (the MMA's commit reaches
-            // both CTAs).
+            // Waits on this CTA's empty barrier (both leaders' MMA commits
+            // reach all 4 CTAs).
             %s = pipeline.acquire_producer %tp : !InTP
             // The leader arms its full barrier for both CTAs' 2 x 32 KiB;
             // the peer does nothing here.
@@ -277,22 +327,25 @@ gpu.module @gemm_sm100 {
             %b = pipeline.payload %s[1] : !pipeline.stage<producer, !InTP> -> !BStage
             // The 2-SM loads (.cta_group::2): into this CTA's own stage,
             // completing on the LEADER's full barrier, where the MMA waits
-            // for both halves. Boxes past M, N or K are zero-filled and
+            // for both halves; this CTA's half of its B rows also into the
+            // same place of the other pair's CTA (completing on that
+            // pair's leader). Boxes past M, N or K are zero-filled and
             // still count their full bytes toward the transaction.
             pipeline.tma_load %s, %a_map[%k0, %m_row] -> %a
                 : !pipeline.stage<producer, !InTP>, !llvm.ptr, !AStage
-            pipeline.tma_load %s, %b_map[%k0, %n_row] -> %b
-                : !pipeline.stage<producer, !InTP>, !llvm.ptr, !BStage
+            %b_half = memref.subview %b[0, %b_half_off, 0] [1, 64, 64] [1, 1, 1] : !BStage to !BSlice
+            pipeline.tma_load %s, %b_map[%k0, %b_row] -> %b_half multicast(%b_mask)
+                : !pipeline.stage<producer, !InTP>, !llvm.ptr, !BSlice
             // The producer handle only steps: the TMA completes the stage.
             pipeline.release %s : !pipeline.stage<producer, !InTP>
           }
           // The next tile: the answer of the scheduler (every
-          // participating warp of both CTAs reads each answer once).
+          // participating warp of every CTA reads each answer once).
           %cs = pipeline.acquire_consumer %clc : !CLC
           %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
           pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
           pipeline.release %cs : !pipeline.stage<consumer, !CLC>
-          %next = arith.divui %cx, %i2 : i32
+          %next = arith.divui %cx, %i4 : i32
           scf.yield %next, %ok : i32, i1
         }
         // No exit while the leader's MMA may still read this CTA's stages:
@@ -308,7 +361,7 @@ gpu.module @gemm_sm100 {
         // of its own thread).
         //===----------------------------------------------------------===//
         %elect = nvvm.elect.sync -> i1
-        %tiles_issued = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+        %tiles_issued = scf.while (%t0 = %cluster_id, %more = %true) : (i32, i1) -> i32 {
           scf.condition(%more) %t0 : i32
         } do {
         ^bb0(%t: i32):
@@ -367,7 +420,8 @@ gpu.module @gemm_sm100 {
               }
             }
             // tcgen05.commit.cta_group::2 multicast to this stage's empty
-            // barrier in both CTAs, once these MMAs have read the stage.
+            // barrier in all 4 CTAs (both pairs' B halves are in it), once
+            // these MMAs have read the stage.
             pipeline.release_mma %s elect(%elect) : !pipeline.stage<consumer, !InTP>
             pipeline.release %s : !pipeline.stage<consumer, !InTP>
           }
@@ -376,12 +430,12 @@ gpu.module @gemm_sm100 {
           pipeline.commit_mma %acc elect(%elect) : !pipeline.stage<producer, !Acc>
           pipeline.release %acc : !pipeline.stage<producer, !Acc>
           // The next tile: this warp's read of the scheduler's answer (every
-          // participating warp of both CTAs reads each answer once).
+          // participating warp of every CTA reads each answer once).
           %cs = pipeline.acquire_consumer %clc : !CLC
           %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
           pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
           pipeline.release %cs : !pipeline.stage<consumer, !CLC>
-          %next = arith.divui %cx, %i2 : i32
+          %next = arith.divui %cx, %i4 : i32
           scf.yield %next, %ok : i32, i1
         }
         // No TMEM dealloc while an epilogue still reads an accumulator.
@@ -405,13 +459,14 @@ gpu.module @gemm_sm100 {
           %staging_base = memref.extract_aligned_pointer_as_index %c_staging : !CStaging -> index
           %warp_off = arith.muli %quarter, %c8192 : index
           %warp_staging = arith.addi %staging_base, %warp_off : index
-          %tiles_done = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+          %tiles_done = scf.while (%t0 = %cluster_id, %more = %true) : (i32, i1) -> i32 {
             scf.condition(%more) %t0 : i32
           } do {
           ^bb0(%t: i32):
             %m_blk = arith.remui %t, %m_tiles : i32
             %n_blk = arith.divui %t, %m_tiles : i32
-            %m_tile0 = arith.muli %m_blk, %i256 : i32
+            %m_cluster0 = arith.muli %m_blk, %i512 : i32
+            %m_tile0 = arith.addi %m_cluster0, %pair_rows : i32
             %n_tile0 = arith.muli %n_blk, %i256 : i32
             %m_cta = arith.addi %m_tile0, %half : i32
             %m_warp = arith.addi %m_cta, %q32_i32 : i32
@@ -484,12 +539,12 @@ gpu.module @gemm_sm100 {
               }
             }
             // The next tile: this warp's read of the scheduler's answer (every
-            // participating warp of both CTAs reads each answer once).
+            // participating warp of every CTA reads each answer once).
             %cs = pipeline.acquire_consumer %clc : !CLC
             %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
             pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
             pipeline.release %cs : !pipeline.stage<consumer, !CLC>
-            %next = arith.divui %cx, %i2 : i32
+            %next = arith.divui %cx, %i4 : i32
             scf.yield %next, %ok : i32, i1
           }
           // The staging buffers stay allocated until the TMA has read them.
@@ -504,19 +559,19 @@ gpu.module @gemm_sm100 {
             //===------------------------------------------------------===//
             // Warp 1 of the peer CTA: no MMAs (the leader's cover both
             // CTAs), but it follows the schedule like its leader twin, so
-            // both CTAs bring the same 192 readers to every answer.
+            // every CTA brings the same 161 readers to every answer.
             //===------------------------------------------------------===//
-            %tiles_followed = scf.while (%t0 = %pair_id, %more = %true) : (i32, i1) -> i32 {
+            %tiles_followed = scf.while (%t0 = %cluster_id, %more = %true) : (i32, i1) -> i32 {
               scf.condition(%more) %t0 : i32
             } do {
             ^bb0(%t: i32):
               // The next tile: this warp's read of the scheduler's answer (every
-              // participating warp of both CTAs reads each answer once).
+              // participating warp of every CTA reads each answer once).
               %cs = pipeline.acquire_consumer %clc : !CLC
               %ok, %cx, %cy, %cz = pipeline.clc_response %cs : !pipeline.stage<consumer, !CLC>
               pipeline.arrive %cs : !pipeline.stage<consumer, !CLC>
               pipeline.release %cs : !pipeline.stage<consumer, !CLC>
-              %next = arith.divui %cx, %i2 : i32
+              %next = arith.divui %cx, %i4 : i32
               scf.yield %next, %ok : i32, i1
             }
           } else {
@@ -526,11 +581,14 @@ gpu.module @gemm_sm100 {
             // not started yet and reads the answer like every worker; stops
             // after the first "nothing canceled" (the grid is done).
             //===------------------------------------------------------===//
-            %rank0 = arith.cmpi eq, %rank, %i0 : i32
             scf.if %rank0 {
               scf.while (%more = %true) : (i1) -> () {
                 scf.condition(%more)
               } do {
+                // The throttle: wait until the TMA lane started the tile
+                // of the last answer.
+                pipeline.consume %thr as %ts : !Thr {
+                }
                 %p = pipeline.acquire_producer %clc : !CLC
                 pipeline.clc_try_cancel %p : !pipeline.stage<producer, !CLC>
                 pipeline.release %p : !pipeline.stage<producer, !CLC>
@@ -540,7 +598,8 @@ gpu.module @gemm_sm100 {
                 pipeline.release %cs : !pipeline.stage<consumer, !CLC>
                 scf.yield %ok : i1
               }
-              // Rank 1's readers still arrive on rank 0's empty barriers.
+              // The other CTAs' readers still arrive on rank 0's empty
+              // barriers.
               pipeline.drain_producer %clc : !CLC
             }
           }
