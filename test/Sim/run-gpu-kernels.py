@@ -35,6 +35,11 @@ RUNS = [
     ("cluster", "cluster_multicast", "cluster_multicast",
      ["--grid=16", "--cluster=2", "--block=64", f"--smem={256 + 2 * 32 * 32 * 4}",
       "--arg=tmap:2048", "--arg=buf:2097152"]),
+    # 4 clusters of 2 x 2 (the cross); A and B boxes 16x32 int32 (2048
+    # bytes), each multicast to 2 CTAs.
+    ("cluster", "cluster_cross", "cluster_cross",
+     ["--grid=16", "--cluster=4", "--block=64", f"--smem={256 + 2 * 2 * 32 * 32 * 4}",
+      "--arg=tmap:2048", "--arg=tmap:2048", "--arg=buf:4194304"]),
     ("stress", "stress", "stress blocks=4 n=300",
      ["--grid=4", "--block=64", "--smem=512", "--arg=buf:40000", "--arg=buf:512", "--arg=300"]),
 ]
