@@ -116,10 +116,18 @@ func.func @producer_signals(%p: !P, %desc: !Desc, %dst: memref<8x8xf32, #WG>) {
   pipeline.step %t : !PS
   %u = pipeline.acquire_producer %p : !P
   pipeline.commit %u : !PS
+  // TMA bytes armed by expect_tx (which arrives), then the load.
   %v = pipeline.acquire_producer %p : !P
+  %c256 = arith.constant 256 : index
+  pipeline.expect_tx %v bytes(%c256) : !PS
   %bars, %id = pipeline.mbar %v : !PS
   nvgpu.tma.async.load %desc[%c0, %c0], %bars[%id] to %dst : !Desc, !G -> memref<8x8xf32, #WG>
   pipeline.release %v : !PS
+  // The barrier handed to a raw arrive: that is a signal.
+  %w = pipeline.acquire_producer %p : !P
+  %wbars, %wid = pipeline.mbar %w : !PS
+  %tok = nvgpu.mbarrier.arrive %wbars[%wid] : !G -> !nvgpu.mbarrier.token
+  pipeline.release %w : !PS
   return
 }
 

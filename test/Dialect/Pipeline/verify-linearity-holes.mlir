@@ -341,3 +341,30 @@ func.func @step_while_held(%p: !P) {
   }
   return
 }
+
+// -----
+
+// TMA loads on the stage's barrier with neither expect_tx nor an arrive:
+// the loads only complete transaction bytes, nothing arrives, the phase
+// never completes. Here in a scoped produce region whose loads go through
+// a multicast mask (the barrier handed on only to TMA loads is no signal).
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 3>
+!G = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 6>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<16x16xf16, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+func.func @loads_without_arm(%p: !P, %desc: !Desc, %a: memref<16x16xf16, #WG>, %b: memref<16x16xf16, #WG>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %mask = arith.constant 3 : i16
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{missing signal: nothing arrives on the full barrier of the stage of this pipeline.produce region}}
+    pipeline.produce %p as %s : !P {
+      %bars, %id = pipeline.mbar %s : !pipeline.stage<producer, !P>
+      // expected-note @+1 {{this TMA load only completes transaction bytes on the stage's barrier, it does not arrive: arm the bytes with pipeline.expect_tx, which arrives}}
+      nvgpu.tma.async.load %desc[%c0, %i], %bars[%id] to %a multicast_mask = %mask : !Desc, !G -> memref<16x16xf16, #WG>
+      nvgpu.tma.async.load %desc[%i, %c0], %bars[%id] to %b : !Desc, !G -> memref<16x16xf16, #WG>
+    }
+  }
+  return
+}
+

@@ -262,3 +262,126 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// TMA loads (nvgpu.tma.async.load through pipeline.mbar) with no expect_tx:
+// the loads only complete transaction bytes. With an arrive the phase
+// completes at the arrive, before the tiles landed, and the bytes then
+// count against the next phase; without one nothing arrives and every
+// consumer hangs (the arrival count reports that too).
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 4>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!CS = !pipeline.stage<consumer, !TP>
+!Tile = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #WG>
+!Box = memref<64x64xf16, strided<[64, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #WG>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 8>
+gpu.module @m {
+  // A warpgroup-style kernel: warp 0's elected lane loads A and B, warps
+  // 4..7 (a consumer warpgroup) read.
+  gpu.func @arrive_without_arm(%da: !Desc, %db: !Desc, %a: memref<4x1x64x64xf16, #WG>, %b: memref<4x1x64x64xf16, #WG>, %k: index) kernel attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%a, %b : memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 128 : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %wg1 = arith.cmpi uge, %warp, %c4 : index
+    scf.if %w0 {
+      %e = nvvm.elect.sync -> i1
+      scf.if %e {
+        scf.for %kb = %c0 to %k step %c1 {
+          // expected-note @+1 {{the stage handle}}
+          %s = pipeline.acquire_producer %tp : !TP
+          %bars, %id = pipeline.mbar %s : !PS
+          %ta = pipeline.payload %s[0] : !PS -> !Tile
+          %tb = pipeline.payload %s[1] : !PS -> !Tile
+          %ba = memref.subview %ta[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %bb = memref.subview %tb[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %kx = arith.muli %kb, %c64 : index
+          // expected-error @+1 {{completes TMA bytes on the stage's full barrier, but no pipeline.expect_tx on this stage handle arms them: the consumers of the stage wait forever}}
+          nvgpu.tma.async.load %da[%kx, %c0], %bars[%id] to %ba : !Desc, !Bars -> !Box
+          nvgpu.tma.async.load %db[%kx, %c0], %bars[%id] to %bb : !Desc, !Bars -> !Box
+          pipeline.arrive %s : !PS
+          pipeline.release %s : !PS
+        }
+      }
+    }
+    scf.if %wg1 {
+      scf.for %kb = %c0 to %k step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !CS
+        pipeline.release %s : !CS
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 4>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!CS = !pipeline.stage<consumer, !TP>
+!Tile = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #WG>
+!Box = memref<64x64xf16, strided<[64, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #WG>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 8>
+gpu.module @m {
+  // A warpgroup-style kernel: warp 0's elected lane loads A and B, warps
+  // 4..7 (a consumer warpgroup) read.
+  gpu.func @neither_arm_nor_arrive(%da: !Desc, %db: !Desc, %a: memref<4x1x64x64xf16, #WG>, %b: memref<4x1x64x64xf16, #WG>, %k: index) kernel attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%a, %b : memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>) : !P -> !TP
+    // expected-note @+1 {{arrival count set here (producer 1)}}
+    pipeline.init_mbars %tp producer 1 consumer 128 : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %wg1 = arith.cmpi uge, %warp, %c4 : index
+    scf.if %w0 {
+      %e = nvvm.elect.sync -> i1
+      scf.if %e {
+        scf.for %kb = %c0 to %k step %c1 {
+          // expected-note @+1 {{the stage handle}}
+          %s = pipeline.acquire_producer %tp : !TP
+          %bars, %id = pipeline.mbar %s : !PS
+          %ta = pipeline.payload %s[0] : !PS -> !Tile
+          %tb = pipeline.payload %s[1] : !PS -> !Tile
+          %ba = memref.subview %ta[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %bb = memref.subview %tb[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %kx = arith.muli %kb, %c64 : index
+          // expected-error @+1 {{completes TMA bytes on the stage's full barrier, but no pipeline.expect_tx on this stage handle arms them}}
+          nvgpu.tma.async.load %da[%kx, %c0], %bars[%id] to %ba : !Desc, !Bars -> !Box
+          nvgpu.tma.async.load %db[%kx, %c0], %bars[%id] to %bb : !Desc, !Bars -> !Box
+          // expected-error @+1 {{expects 1 arrivals per phase on the full barriers of this pipeline (init_mbars producer 1), got 0: no producer visit of a stage arrives (a TMA load only completes transaction bytes; pipeline.expect_tx arms them and arrives)}}
+          pipeline.release %s : !PS
+        }
+      }
+    }
+    scf.if %wg1 {
+      scf.for %kb = %c0 to %k step %c1 {
+        // expected-note @+1 {{waits here forever}}
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !CS
+        pipeline.release %s : !CS
+      }
+    }
+    gpu.return
+  }
+}

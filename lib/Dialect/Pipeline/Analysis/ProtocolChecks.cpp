@@ -40,50 +40,6 @@ enum class Kind { Full, Empty };
 
 static unsigned roleIndex(Kind kind) { return kind == Kind::Full ? 0 : 1; }
 
-/// True when every use of a barrier group (the first result of
-/// pipeline.mbar / producer_mbar / consumer_mbar) only names the barrier
-/// for a TMA transaction (nvgpu.tma.async.load, or a pointer from
-/// nvgpu.mbarrier.get taken to nvvm.cp.async.bulk.tensor, possibly through
-/// casts and nvvm.mapa): none of them arrives on it.
-static bool onlyTransactionUses(Value group) {
-  SmallVector<Value> work{group};
-  unsigned guard = 0;
-  while (!work.empty()) {
-    if (++guard > 256)
-      return false;
-    Value v = work.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user)) {
-        if (use.get() != load.getBarriers())
-          return false;
-        continue;
-      }
-      if (isa<nvgpu::MBarrierGetOp>(user)) {
-        work.push_back(user->getResult(0));
-        continue;
-      }
-      StringRef name = user->getName().getStringRef();
-      if (name == "llvm.inttoptr" || name == "llvm.ptrtoint" ||
-          name == "llvm.addrspacecast" || name == "nvvm.mapa" ||
-          name == "arith.index_cast" || name == "arith.index_castui") {
-        work.push_back(user->getResult(0));
-        continue;
-      }
-      // The barrier operand of a bulk tensor copy into shared memory
-      // (complete_tx only).
-      if (name == "nvvm.cp.async.bulk.tensor.shared.cluster.global") {
-        // Operand 0 is the destination, 1 the tensor map, 2 the barrier.
-        if (use.getOperandNumber() != 2)
-          return false;
-        continue;
-      }
-      return false;
-    }
-  }
-  return true;
-}
-
 /// The position of every op of a kernel in a pre-order walk (for choosing
 /// the first op of a set in program order).
 static DenseMap<Operation *, unsigned> walkOrder(Region *kernel) {
@@ -591,10 +547,35 @@ bool ArrivalChecker::run() {
     return false;
   if (p.type.getClc())
     return runClc();
+  if (!collect() || c.sites.empty())
+    return false;
+  int64_t expected = kind == Kind::Full ? p.init.getProducerArriveCount()
+                                        : p.init.getConsumerArriveCount();
+  if (c.signals.empty()) {
+    // Stages visited and waited on, and nothing arrives at any visit: no
+    // phase ever completes, whatever the block size (a producer whose TMA
+    // loads complete bytes on a barrier that nothing arms or arrives on).
+    if (c.waiters.empty() || expected == 0)
+      return false;
+    bool full = kind == Kind::Full;
+    auto diag = c.sites.front()->emitError()
+                << "expects " << expected << " arrivals per phase on the "
+                << (full ? "full" : "empty")
+                << " barriers of this pipeline (init_mbars "
+                << (full ? "producer " : "consumer ") << expected
+                << "), got 0: no " << (full ? "producer" : "consumer")
+                << " visit of a stage arrives";
+    if (full)
+      diag << " (a TMA load only completes transaction bytes; "
+              "pipeline.expect_tx arms them and arrives)";
+    diag.attachNote(p.init.getLoc())
+        << "arrival count set here (" << (full ? "producer" : "consumer") << " "
+        << expected << ")";
+    diag.attachNote(c.waiters.front()->getLoc()) << "waits here forever";
+    return true;
+  }
   std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
   if (!block)
-    return false;
-  if (!collect() || c.sites.empty() || c.signals.empty())
     return false;
   PipelineType t = p.type;
   groupSize = crossApplies() ? t.getClusterM() * t.getClusterN()
@@ -694,8 +675,6 @@ bool ArrivalChecker::run() {
     if (arrivals[r] != arrivals[r + g] || waited[r] != waited[r + g])
       return false;
 
-  int64_t expected = kind == Kind::Full ? p.init.getProducerArriveCount()
-                                        : p.init.getConsumerArriveCount();
   for (unsigned r = 0; r < g; ++r) {
     if (!waited[r] || arrivals[r] == expected)
       continue;
@@ -872,10 +851,32 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   if (arms.empty()) {
     // Loads whose bytes nothing arms: the transaction count goes negative
     // and the phase never completes on the bytes (or completes early on an
-    // arrival).
+    // arrival). The loads of pipeline.tma_load, and nvgpu.tma.async.load
+    // through this handle's pipeline.mbar when nothing else uses that
+    // barrier (a raw arrive.expect_tx would) and no other name of the full
+    // barriers is used for more than transactions.
+    for (Operation *user : p.users)
+      if (isBarrierAddressOf(user, Role::producer) && !user->use_empty() &&
+          !onlyTransactionUses(user->getResult(0)))
+        return false;
+    for (MbarOp m : mbars) {
+      if (m.getSubStage() != 0 || !onlyTransactionUses(m.getBarriers()))
+        continue;
+      for (Operation *user : m.getBarriers().getUsers())
+        if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user))
+          loads.push_back(
+              {load, load.getDst(), load.getMulticastMask(), boxBytes(load),
+               describeBox(load.getTensorMapDescriptor().getType().getTensor()),
+               1});
+    }
     if (loads.empty())
       return false;
-    auto diag = loads.front().op->emitError()
+    // The first load in program order.
+    Operation *first = loads.front().op;
+    for (const StageLoad &l : loads)
+      if (l.op->getBlock() == first->getBlock() && l.op->isBeforeInBlock(first))
+        first = l.op;
+    auto diag = first->emitError()
                 << "completes TMA bytes on the stage's full barrier, but no "
                    "pipeline.expect_tx on this stage handle arms them: the "
                    "consumers of the stage wait forever";

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -246,6 +247,50 @@ static std::optional<std::array<int64_t, 3>> dimsAttr(Operation *op,
   if (auto a = op->getAttrOfType<DenseI32ArrayAttr>(name))
     return dims(a.asArrayRef());
   return std::nullopt;
+}
+
+/// True when every use of a barrier group (the first result of
+/// pipeline.mbar / producer_mbar / consumer_mbar) only names the barrier
+/// for a TMA transaction (nvgpu.tma.async.load, or a pointer from
+/// nvgpu.mbarrier.get taken to nvvm.cp.async.bulk.tensor, possibly through
+/// casts and nvvm.mapa): none of them arrives on it.
+bool protocol::onlyTransactionUses(Value group) {
+  SmallVector<Value> work{group};
+  unsigned guard = 0;
+  while (!work.empty()) {
+    if (++guard > 256)
+      return false;
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user)) {
+        if (use.get() != load.getBarriers())
+          return false;
+        continue;
+      }
+      if (isa<nvgpu::MBarrierGetOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      StringRef name = user->getName().getStringRef();
+      if (name == "llvm.inttoptr" || name == "llvm.ptrtoint" ||
+          name == "llvm.addrspacecast" || name == "nvvm.mapa" ||
+          name == "arith.index_cast" || name == "arith.index_castui") {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      // The barrier operand of a bulk tensor copy into shared memory
+      // (complete_tx only).
+      if (name == "nvvm.cp.async.bulk.tensor.shared.cluster.global") {
+        // Operand 0 is the destination, 1 the tensor map, 2 the barrier.
+        if (use.getOperandNumber() != 2)
+          return false;
+        continue;
+      }
+      return false;
+    }
+  }
+  return true;
 }
 
 std::optional<std::array<int64_t, 3>> protocol::knownBlockSize(Region *kernel) {

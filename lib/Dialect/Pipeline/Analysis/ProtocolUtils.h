@@ -68,6 +68,13 @@ llvm::SmallVector<PipelineUses> collectPipelines(mlir::Operation *root);
 /// scf.if / scf.index_switch results; null when it cannot be traced.
 mlir::Value stageRoot(mlir::Value stage);
 
+/// True when every use of a barrier group (the first result of
+/// pipeline.mbar / producer_mbar / consumer_mbar) only names the barrier
+/// for a TMA transaction (nvgpu.tma.async.load, or a pointer from
+/// nvgpu.mbarrier.get taken to nvvm.cp.async.bulk.tensor, possibly through
+/// casts and nvvm.mapa): none of them arrives on it.
+bool onlyTransactionUses(mlir::Value group);
+
 /// The constant value of an integer or index value, if it is one.
 std::optional<int64_t> constantInt(mlir::Value v);
 

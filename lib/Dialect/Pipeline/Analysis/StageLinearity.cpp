@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Dialect/Pipeline/Analysis/StageLinearity.h"
+#include "ProtocolUtils.h"
 
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
@@ -439,6 +440,7 @@ private:
     Operation *lastConsume = nullptr;      // where it was last consumed
     Operation *lastArrive = nullptr;       // where it last arrived
     SmallVector<Operation *, 1> signalOps; // every signal seen
+    Operation *bytesOnly = nullptr;        // a TMA load on its barrier
     unsigned parent;                       // union-find over carried handles
     unsigned stamp = 0;                    // collect(): seen in this round
   };
@@ -1224,7 +1226,7 @@ void Checker::defineResults(Operation *op) {
   bool ofPipeline = effects.role != ProtocolRole::OfStage &&
                     effects.role != ProtocolRole::None;
   if (ofPipeline && effects.signal == ProtocolSignal::Address &&
-      !op->use_empty()) {
+      !op->use_empty() && !protocol::onlyTransactionUses(op->getResult(0))) {
     Role role = *getProtocolRole(op);
     Value root = getRootPipeline(op->getOperand(0));
     int h = -1;
@@ -1385,9 +1387,19 @@ void Checker::borrow(unsigned h, Operation *op, StageType type) {
     return;
   if (effects.signal == ProtocolSignal::Address) {
     // The barrier handed to another op (nvgpu.mbarrier.arrive,
-    // nvgpu.tma.async.load, nvvm.tcgen05.commit, ...) may be signalled.
-    if (!op->use_empty())
+    // nvvm.tcgen05.commit, ...) may be signalled. A TMA load only completes
+    // transaction bytes on it: no arrival (without an expect_tx, which
+    // arrives, the phase never completes).
+    if (op->use_empty())
+      return;
+    if (!protocol::onlyTransactionUses(op->getResult(0)))
       handle(h).evidence = 1;
+    else if (!handle(h).bytesOnly)
+      for (Operation *user : op->getResult(0).getUsers())
+        if (!handle(h).bytesOnly ||
+            (user->getBlock() == handle(h).bytesOnly->getBlock() &&
+             user->isBeforeInBlock(handle(h).bytesOnly)))
+          handle(h).bytesOnly = user; // the first load in program order
     return;
   }
   // arrive, expect_tx, commit_mma, release_no_step, and any op of another
@@ -2035,6 +2047,11 @@ void Checker::finishFunction() {
               "pipeline.arrive, pipeline.expect_tx and the TMA loads on "
               "pipeline.mbar, pipeline.commit_mma, or end the stage with "
               "pipeline.commit)";
+      if (Operation *load = handle(h).bytesOnly)
+        diag.attachNote(load->getLoc())
+            << "this TMA load only completes transaction bytes on the "
+               "stage's barrier, it does not arrive: arm the bytes with "
+               "pipeline.expect_tx, which arrives";
       if (handle(h).info.loc != p.op->getLoc())
         noteOrigin(diag, h);
       continue;
