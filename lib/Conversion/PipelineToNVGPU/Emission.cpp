@@ -430,14 +430,21 @@ static Value groupBaseRank(OpBuilder &b, Location loc, unsigned size) {
 
 /// The cross of this CTA in the pipeline's cluster_m x cluster_n cluster
 /// (PipelineType::getCrossMask), as an i32 of cluster ranks computed from
-/// %cluster_ctarank = m + n * cluster_m: the CTAs of every n whose m lies in
-/// this CTA's pair (m & -cta_group .. + cta_group - 1), and the CTAs of
-/// this CTA's n.
-static Value crossMask(OpBuilder &b, Location loc, PipelineType type) {
+/// %cluster_ctarank: within the aligned block of cluster_m x cluster_n CTAs
+/// that holds this CTA (the whole cluster when it has that size), local
+/// rank = m + n * cluster_m; the CTAs of every n whose m lies in this CTA's
+/// pair (m & -cta_group .. + cta_group - 1), and the CTAs of this n.
+/// Returns the mask of local ranks and the cluster rank of the block's
+/// first CTA.
+static std::pair<Value, Value> crossMask(OpBuilder &b, Location loc,
+                                         PipelineType type) {
   unsigned m = type.getClusterM(), n = type.getClusterN();
   unsigned group = type.getCtaGroup();
   Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
-  Value x = arith::RemUIOp::create(b, loc, rank, constInt(b, loc, m, 32));
+  Value local =
+      arith::RemUIOp::create(b, loc, rank, constInt(b, loc, m * n, 32));
+  Value block = arith::SubIOp::create(b, loc, rank, local);
+  Value x = arith::RemUIOp::create(b, loc, local, constInt(b, loc, m, 32));
   // The CTAs at m = 0 .. cta_group - 1 of every n, moved to this pair.
   int64_t pairRows = 0;
   for (unsigned y = 0; y < n; ++y)
@@ -446,11 +453,11 @@ static Value crossMask(OpBuilder &b, Location loc, PipelineType type) {
       arith::AndIOp::create(b, loc, x, constInt(b, loc, -int64_t(group), 32));
   Value pair =
       arith::ShLIOp::create(b, loc, constInt(b, loc, pairRows, 32), pairBase);
-  // The cluster_m CTAs of this n, from rank n * cluster_m = rank - m.
-  Value rowBase = arith::SubIOp::create(b, loc, rank, x);
+  // The cluster_m CTAs of this n, from local rank n * cluster_m = local - m.
+  Value rowBase = arith::SubIOp::create(b, loc, local, x);
   Value row = arith::ShLIOp::create(
       b, loc, constInt(b, loc, (int64_t(1) << m) - 1, 32), rowBase);
-  return arith::OrIOp::create(b, loc, pair, row);
+  return {arith::OrIOp::create(b, loc, pair, row), block};
 }
 
 /// `count` arrivals on the barrier at shared-memory pointer `local` in the
@@ -553,7 +560,7 @@ static void arriveOnCross(OpBuilder &b, Location loc, Value local,
   Value below = arith::AndIOp::create(b, loc, mask,
                                       NVVM::LaneMaskLtOp::create(b, loc, i32));
   Value lane = LLVM::CtPopOp::create(b, loc, i32, below);
-  Value targets = crossMask(b, loc, type);
+  auto [targets, block] = crossMask(b, loc, type);
   unsigned ctas = type.getClusterM() * type.getClusterN();
   for (unsigned r = 0; r < ctas; ++r) {
     Value bit = arith::AndIOp::create(
@@ -566,7 +573,9 @@ static void arriveOnCross(OpBuilder &b, Location loc, Value local,
         b, loc, arith::CmpIPredicate::eq,
         arith::RemUIOp::create(b, loc, constInt(b, loc, r, 32), active), lane);
     ifElected(b, loc, arith::AndIOp::create(b, loc, inCross, mine), [&] {
-      arriveRemote(b, loc, local, constInt(b, loc, r, 32), active);
+      Value rank =
+          arith::AddIOp::create(b, loc, block, constInt(b, loc, r, 32));
+      arriveRemote(b, loc, local, rank, active);
     });
   }
 }
@@ -632,8 +641,9 @@ void commitMmaTo(OpBuilder &b, Location loc, const Lowered &l, Value elect,
       mask = arith::ShLIOp::create(
           b, loc, constInt(b, loc, (int64_t(1) << targets.size) - 1, 16), base);
     } else if (targets.kind == ConsumerTargets::Cross) {
-      mask = arith::TruncIOp::create(b, loc, b.getI16Type(),
-                                     crossMask(b, loc, l.type));
+      auto [cross, block] = crossMask(b, loc, l.type);
+      mask = arith::TruncIOp::create(
+          b, loc, b.getI16Type(), arith::ShLIOp::create(b, loc, cross, block));
     }
     NVVM::Tcgen05CommitOp::create(b, loc, pointer, mask, group);
   });

@@ -276,6 +276,34 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
     // signals the leader and the pair.
     if (auto create = dyn_cast<CreateOp>(op)) {
       PipelineType type = create.getResult().getType();
+      // The CTAs a consumer signal reaches must exist: a declared cluster
+      // (nvvm.cluster_dim) holds whole groups of them.
+      unsigned groupCtas =
+          type.hasCross() ? type.getClusterM() * type.getClusterN()
+                          : std::max(type.getCtaGroup(), type.getReleaseCtas());
+      if (auto func = op->getParentOfType<FunctionOpInterface>()) {
+        auto dims = func->getAttrOfType<DenseI32ArrayAttr>("nvvm.cluster_dim");
+        int64_t ctas = 1;
+        if (dims)
+          for (int32_t d : dims.asArrayRef())
+            ctas *= d;
+        if (dims && groupCtas > 1 && (ctas < 1 || ctas % groupCtas != 0)) {
+          op->emitOpError()
+              << "expects the kernel's cluster (nvvm.cluster_dim: " << ctas
+              << " CTAs) to hold whole groups of the " << groupCtas
+              << " CTAs this pipeline's signals reach ("
+              << (type.hasCross()
+                      ? "cluster_m = " + std::to_string(type.getClusterM()) +
+                            ", cluster_n = " +
+                            std::to_string(type.getClusterN())
+                  : type.getReleaseCtas() > 1
+                      ? "release_ctas = " +
+                            std::to_string(type.getReleaseCtas())
+                      : std::string("cta_group = 2"))
+              << "): a signal would reach a CTA that does not exist";
+          failed = true;
+        }
+      }
       if (type.hasCross() && type.getCtaGroup() == 2 &&
           !isInputPipeline(create.getResult())) {
         op->emitOpError()

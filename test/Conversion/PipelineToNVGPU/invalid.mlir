@@ -313,6 +313,23 @@ gpu.module @m {
 
 // -----
 
+// A kernel whose declared cluster (nvvm.cluster_dim) is smaller than the
+// group of CTAs a pipeline's consumer signals reach: they would target CTAs
+// that do not exist (a 4 x 1 multicast cluster in clusters of 2).
+!P = !pipeline.pipeline<stages = 2, cta_group = 2, cluster_m = 4>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x32xf16, #gpu.address_space<workgroup>>]>
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @cluster_too_small(%buf: memref<2x1x32x32xf16, #gpu.address_space<workgroup>>) kernel attributes {nvvm.cluster_dim = array<i32: 2, 1, 1>} {
+    // expected-error @+1 {{'pipeline.create' op expects the kernel's cluster (nvvm.cluster_dim: 2 CTAs) to hold whole groups of the 4 CTAs this pipeline's signals reach (cluster_m = 4, cluster_n = 1): a signal would reach a CTA that does not exist}}
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x32x32xf16, #gpu.address_space<workgroup>>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 2 cluster : !TP
+    gpu.return
+  }
+}
+
+// -----
+
 // The cross of a multicast cluster belongs to a pair's input pipeline: an
 // accumulator pipeline (cta_group = 2, no tile pipeline wraps it) keeps its
 // leader and pair targets, so a cluster shape on it is rejected.

@@ -542,7 +542,7 @@ gpu.module @m {
         pipeline.release %p : !pipeline.stage<producer, !CLC>
         %s = pipeline.acquire_consumer %clc : !CLC
         %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !CLC>
-        // expected-error @+1 {{expects 224 arrivals per phase on the empty barriers of cluster rank 0 of this clc pipeline (init_mbars consumer 224), got 288 in a cluster of 4 CTAs (nvvm.cluster_dim): 96 consumer arrivals from rank 0 and 64 from each other CTA of the cluster}}
+        // expected-error @+1 {{expects 224 arrivals per phase on the empty barriers of cluster rank 0 of this clc pipeline (init_mbars consumer 224), got 288 in a cluster of 4 CTAs (nvvm.cluster_dim): 96 consumer arrivals from rank 0 and 64 + 64 + 64 from ranks 1 to 3}}
         pipeline.arrive %s : !pipeline.stage<consumer, !CLC>
         pipeline.release %s : !pipeline.stage<consumer, !CLC>
         scf.yield %ok : i1

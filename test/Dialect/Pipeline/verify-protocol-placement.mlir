@@ -212,3 +212,83 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Accepted: the pair's producer split into a leader branch and a peer
+// branch (each CTA loads, with code of its own): the role runs in both.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x64x64xbf16, #WG>]>
+gpu.module @m {
+  gpu.func @producer_split(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %buf = memref.alloca() : memref<2x1x64x64xbf16, #WG>
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x64x64xbf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 1 cluster : !TP
+    %tid = gpu.thread_id x
+    %lane0 = arith.cmpi eq, %tid, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    scf.if %lane0 {
+      scf.if %leader {
+        scf.for %i = %c0 to %n step %c1 {
+          %s = pipeline.acquire_producer %tp : !TP
+          pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
+          pipeline.release %s : !pipeline.stage<producer, !TP>
+        }
+        pipeline.drain_producer %tp : !TP
+      } else {
+        scf.for %i = %c0 to %n step %c1 {
+          %s = pipeline.acquire_producer %tp : !TP
+          pipeline.expect_tx %s : !pipeline.stage<producer, !TP>
+          pipeline.release %s : !pipeline.stage<producer, !TP>
+        }
+        pipeline.drain_producer %tp : !TP
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The MMA under rank == 0 in a cluster of two pairs (a 4 x 1 multicast
+// cluster): the second pair's leader never consumes, its stages stay full.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, cta_group = 2, cluster_m = 4>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x64x64xbf16, #WG>]>
+gpu.module @m {
+  gpu.func @mma_in_rank0_of_two_pairs(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %i0 = arith.constant 0 : i32
+    %buf = memref.alloca() : memref<2x1x64x64xbf16, #WG>
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x64x64xbf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 2 cluster : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w1 = arith.cmpi eq, %warp, %c1 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank0 = arith.cmpi eq, %rank, %i0 : i32
+    %mma = arith.andi %w1, %rank0 : i1
+    // expected-note @+1 {{this condition selects cluster rank 0}}
+    scf.if %mma {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{'pipeline.acquire_consumer' op waits as the consumer of a CTA-pair input pipeline (cta_group = 2, the pair's MMA) in cluster rank 0 only (the leader of one of the cluster's pairs), but only the leader's full barrier completes}}
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.release_mma %s : !pipeline.stage<consumer, !TP>
+        pipeline.release %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    gpu.return
+  }
+}
+

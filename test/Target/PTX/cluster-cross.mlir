@@ -6,6 +6,11 @@
 // RUN: pipeline-sim %t.ptx --kernel=cross_2x2 --grid=8 --cluster=4 --block=64 --arg=tmap:4096 --arg=tmap:8192 --arg=5 --schedules=3 | FileCheck %s --check-prefix=SIM22
 // RUN: pipeline-sim %t.ptx --kernel=cross_4x1 --grid=8 --cluster=4 --block=64 --arg=tmap:8192 --arg=tmap:4096 --arg=5 --schedules=3 | FileCheck %s --check-prefix=SIM41
 // RUN: pipeline-sim %t.ptx --kernel=cross_4x4 --grid=16 --cluster=16 --block=64 --arg=tmap:2048 --arg=tmap:4096 --arg=5 --schedules=3 | FileCheck %s --check-prefix=SIM44
+// A cluster of 8 holding two aligned 2 x 2 multicast clusters: each block
+// of 4 CTAs keeps its own cross (the masks shifted to the block).
+// RUN: sed 's/nvvm.cluster_dim = array<i32: 4, 1, 1>} {/nvvm.cluster_dim = array<i32: 8, 1, 1>} {/' %s > %t.c8.mlir
+// RUN: pipeline-compile --verify-protocol=true %t.c8.mlir --chip=sm_100a --emit=ptx -o %t.c8.ptx
+// RUN: pipeline-sim %t.c8.ptx --kernel=cross_2x2 --grid=16 --cluster=8 --block=64 --arg=tmap:4096 --arg=tmap:8192 --arg=5 --schedules=3 | FileCheck %s --check-prefix=SIM22
 // A count one short of the cross (4 instead of 5 leaders): the fifth
 // commit of every phase lands in the next one.
 // RUN: sed 's/consumer 5 cluster/consumer 4 cluster/' %s > %t.short.mlir
@@ -32,11 +37,11 @@
 //
 // What the hardware must see, per kernel: the commit's mask is
 // (P << (rank % cluster_m & -2)) | (((1 << cluster_m) - 1) << (rank - rank %
-// cluster_m)), with P the pair's CTAs at m = 0, 1 of every n: 2x2: P = 15
-// (the pair's two rows are the whole cluster; the MMA runs in the leader,
-// rank even, where LLVM folds the row to 3 << rank), 4x1: P = 0b0011 shifted
-// by rank & 2, row 0b1111; 4x4: P = 0x3333 shifted by rank & 2, row 0xF
-// shifted by rank & -4. The loads: the leader arms 32768 bytes (both CTAs'
+// cluster_m)), with P the pair's CTAs at m = 0, 1 of every n (each kernel
+// declares its cluster, nvvm.cluster_dim: .reqnctapercluster, so LLVM knows
+// the rank's range and folds what it can): 2x2 and 4x1: the whole cluster,
+// 15 (2x2: the pair's two rows are all 4 CTAs; 4x1: the one row is); 4x4:
+// P = 0x3333 shifted by rank & 2, row 0xF shifted by rank & -4 (& 12). The loads: the leader arms 32768 bytes (both CTAs'
 // 16 KiB stage); A goes to the CTAs of this m (2x2: 0b0101 << m, 4x4:
 // 0x1111 << m), B to the CTAs of this n at this place in their pair (4x1,
 // 4x4: 0b0101 << (n * cluster_m + m % 2)), both completing on the mapped
@@ -52,6 +57,7 @@
 // SHORT: partial-phase: mbarrier {{.*}} ended with 3 of the 4 arrivals of its phase
 
 // CHECK-LABEL: .entry cross_2x2(
+// CHECK:       .reqnctapercluster 4, 1, 1
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
 // CHECK:       mov.b16 [[A5:%rs[0-9]+]], 5;
 // CHECK-NEXT:  shl.b16 [[AMASK:%rs[0-9]+]], [[A5]], {{%r[0-9]+}};
@@ -60,29 +66,20 @@
 // CHECK:       mapa.shared::cluster.u64 [[LFULL:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
 // CHECK:       cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[[LFULL]]], [[AMASK]];
 // CHECK:       cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[[LFULL]]], {{%rs[0-9]+}};
-// CHECK:       mov.b32 [[ROW:%r[0-9]+]], 3;
-// CHECK-NEXT:  shl.b32 [[ROWS:%r[0-9]+]], [[ROW]], [[RANK]];
-// CHECK-NEXT:  cvt.u16.u32 [[ROWS16:%rs[0-9]+]], [[ROWS]];
-// CHECK-NEXT:  or.b16 [[MASK22:%rs[0-9]+]], [[ROWS16]], 15;
-// CHECK:       tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%rd[0-9]+}}], [[MASK22]];
+// CHECK:       mov.b16 [[MASK22:%rs[0-9]+]], 15;
+// CHECK-NEXT:  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%rd[0-9]+}}], [[MASK22]];
 // CHECK-NOT:   mbarrier.arrive{{.*}}shared::cluster
 
 // CHECK-LABEL: .entry cross_4x1(
-// CHECK:       mov.u32 [[RANK41:%r[0-9]+]], %cluster_ctarank;
-// CHECK:       mov.b32 [[B5:%r[0-9]+]], 5;
-// CHECK-NEXT:  shl.b32 {{%r[0-9]+}}, [[B5]], {{%r[0-9]+}};
+// CHECK:       .reqnctapercluster 4, 1, 1
+// CHECK:       mov.b16 [[B5:%rs[0-9]+]], 5;
+// CHECK-NEXT:  shl.b16 {{%rs[0-9]+}}, [[B5]], {{%r[0-9]+}};
 // CHECK:       mov.b32 {{%r[0-9]+}}, 32768;
-// CHECK:       and.b32 [[PB:%r[0-9]+]], [[RANK41]], 2;
-// CHECK-NEXT:  mov.b32 [[P3:%r[0-9]+]], 3;
-// CHECK-NEXT:  shl.b32 [[PAIR41:%r[0-9]+]], [[P3]], [[PB]];
-// CHECK-NEXT:  and.b32 [[RB:%r[0-9]+]], [[RANK41]], -4;
-// CHECK-NEXT:  mov.b32 [[R15:%r[0-9]+]], 15;
-// CHECK-NEXT:  shl.b32 [[ROW41:%r[0-9]+]], [[R15]], [[RB]];
-// CHECK-NEXT:  or.b32 [[M41:%r[0-9]+]], [[PAIR41]], [[ROW41]];
-// CHECK-NEXT:  cvt.u16.u32 [[MASK41:%rs[0-9]+]], [[M41]];
-// CHECK:       tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%rd[0-9]+}}], [[MASK41]];
+// CHECK:       mov.b16 [[MASK41:%rs[0-9]+]], 15;
+// CHECK-NEXT:  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%rd[0-9]+}}], [[MASK41]];
 
 // CHECK-LABEL: .entry cross_4x4(
+// CHECK:       .reqnctapercluster 16, 1, 1
 // CHECK:       mov.u32 [[RANK44:%r[0-9]+]], %cluster_ctarank;
 // CHECK:       mov.b16 [[A1111:%rs[0-9]+]], 4369;
 // CHECK-NEXT:  shl.b16 {{%rs[0-9]+}}, [[A1111]], {{%r[0-9]+}};
@@ -90,7 +87,7 @@
 // CHECK:       and.b32 [[PB44:%r[0-9]+]], [[RANK44]], 2;
 // CHECK-NEXT:  mov.b32 [[P3333:%r[0-9]+]], 13107;
 // CHECK-NEXT:  shl.b32 [[PAIR44:%r[0-9]+]], [[P3333]], [[PB44]];
-// CHECK-NEXT:  and.b32 [[RB44:%r[0-9]+]], [[RANK44]], -4;
+// CHECK-NEXT:  and.b32 [[RB44:%r[0-9]+]], [[RANK44]], {{12|-4}};
 // CHECK-NEXT:  mov.b32 [[R15B:%r[0-9]+]], 15;
 // CHECK-NEXT:  shl.b32 [[ROW44:%r[0-9]+]], [[R15B]], [[RB44]];
 // CHECK-NEXT:  or.b32 [[M44:%r[0-9]+]], [[PAIR44]], [[ROW44]];
@@ -113,7 +110,7 @@ gpu.module @cross {
   // rows (one per pair along M); each CTA's empty barrier counts the
   // commits of 1 + 2 - 1 = 2 leaders.
   gpu.func @cross_2x2(%map_a: !llvm.ptr, %map_b: !llvm.ptr, %iters: i32) kernel
-      attributes {known_block_size = array<i32: 64, 1, 1>} {
+      attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>} {
     %c0 = arith.constant 0 : index
     %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
@@ -121,6 +118,7 @@ gpu.module @cross {
     %i32 = arith.constant 32 : i32
     %i64 = arith.constant 64 : i32
     %cm = arith.constant 2 : i32
+    %ctas = arith.constant 4 : i32
     %a_rows = arith.constant 32 : i32
     %b_rows = arith.constant 64 : i32
     %col = arith.constant 5 : i32
@@ -131,17 +129,23 @@ gpu.module @cross {
     %tp = pipeline.input_tile_pipeline %p payload(%a_buf, %b_buf : !A, !B) : !P22 -> !TP22
     pipeline.init_mbars %tp producer 1 consumer 2 cluster : !TP22
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
-    %m = arith.remui %rank, %cm : i32
-    %n = arith.divui %rank, %cm : i32
+    // (m, n) within the aligned block of cluster_m x cluster_n CTAs that
+    // holds this CTA (the whole cluster when it has that size).
+    %local = arith.remui %rank, %ctas : i32
+    %block = arith.subi %rank, %local : i32
+    %m = arith.remui %local, %cm : i32
+    %n = arith.divui %local, %cm : i32
     // A (this CTA's M rows) is multicast along N: to the CTAs of this m.
-    %mask_a32 = arith.shli %col, %m : i32
+    %mask_a_local = arith.shli %col, %m : i32
+    %mask_a32 = arith.shli %mask_a_local, %block : i32
     %mask_a = arith.trunci %mask_a32 : i32 to i16
     // B (this CTA's half of the pair's N columns) is multicast along M: to
     // the CTAs of this n at the same place in their pair.
     %half = arith.andi %m, %i1 : i32
     %n_base = arith.muli %n, %cm : i32
     %b_base = arith.addi %n_base, %half : i32
-    %mask_b32 = arith.shli %pairs, %b_base : i32
+    %mask_b_local = arith.shli %pairs, %b_base : i32
+    %mask_b32 = arith.shli %mask_b_local, %block : i32
     %mask_b = arith.trunci %mask_b32 : i32 to i16
     // This CTA loads slice n of A and slice m / 2 of B.
     %a_first = arith.muli %n, %a_rows : i32
@@ -187,7 +191,7 @@ gpu.module @cross {
   // rows (one per pair along M); each CTA's empty barrier counts the
   // commits of 2 + 1 - 1 = 2 leaders.
   gpu.func @cross_4x1(%map_a: !llvm.ptr, %map_b: !llvm.ptr, %iters: i32) kernel
-      attributes {known_block_size = array<i32: 64, 1, 1>} {
+      attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>} {
     %c0 = arith.constant 0 : index
     %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
@@ -195,6 +199,7 @@ gpu.module @cross {
     %i32 = arith.constant 32 : i32
     %i64 = arith.constant 64 : i32
     %cm = arith.constant 4 : i32
+    %ctas = arith.constant 4 : i32
     %a_rows = arith.constant 64 : i32
     %b_rows = arith.constant 32 : i32
     %col = arith.constant 1 : i32
@@ -205,17 +210,23 @@ gpu.module @cross {
     %tp = pipeline.input_tile_pipeline %p payload(%a_buf, %b_buf : !A, !B) : !P41 -> !TP41
     pipeline.init_mbars %tp producer 1 consumer 2 cluster : !TP41
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
-    %m = arith.remui %rank, %cm : i32
-    %n = arith.divui %rank, %cm : i32
+    // (m, n) within the aligned block of cluster_m x cluster_n CTAs that
+    // holds this CTA (the whole cluster when it has that size).
+    %local = arith.remui %rank, %ctas : i32
+    %block = arith.subi %rank, %local : i32
+    %m = arith.remui %local, %cm : i32
+    %n = arith.divui %local, %cm : i32
     // A (this CTA's M rows) is multicast along N: to the CTAs of this m.
-    %mask_a32 = arith.shli %col, %m : i32
+    %mask_a_local = arith.shli %col, %m : i32
+    %mask_a32 = arith.shli %mask_a_local, %block : i32
     %mask_a = arith.trunci %mask_a32 : i32 to i16
     // B (this CTA's half of the pair's N columns) is multicast along M: to
     // the CTAs of this n at the same place in their pair.
     %half = arith.andi %m, %i1 : i32
     %n_base = arith.muli %n, %cm : i32
     %b_base = arith.addi %n_base, %half : i32
-    %mask_b32 = arith.shli %pairs, %b_base : i32
+    %mask_b_local = arith.shli %pairs, %b_base : i32
+    %mask_b32 = arith.shli %mask_b_local, %block : i32
     %mask_b = arith.trunci %mask_b32 : i32 to i16
     // This CTA loads slice n of A and slice m / 2 of B.
     %a_first = arith.muli %n, %a_rows : i32
@@ -261,7 +272,7 @@ gpu.module @cross {
   // rows (one per pair along M); each CTA's empty barrier counts the
   // commits of 2 + 4 - 1 = 5 leaders.
   gpu.func @cross_4x4(%map_a: !llvm.ptr, %map_b: !llvm.ptr, %iters: i32) kernel
-      attributes {known_block_size = array<i32: 64, 1, 1>} {
+      attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.cluster_dim = array<i32: 16, 1, 1>} {
     %c0 = arith.constant 0 : index
     %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
@@ -269,6 +280,7 @@ gpu.module @cross {
     %i32 = arith.constant 32 : i32
     %i64 = arith.constant 64 : i32
     %cm = arith.constant 4 : i32
+    %ctas = arith.constant 16 : i32
     %a_rows = arith.constant 16 : i32
     %b_rows = arith.constant 32 : i32
     %col = arith.constant 4369 : i32
@@ -279,17 +291,23 @@ gpu.module @cross {
     %tp = pipeline.input_tile_pipeline %p payload(%a_buf, %b_buf : !A, !B) : !P44 -> !TP44
     pipeline.init_mbars %tp producer 1 consumer 5 cluster : !TP44
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
-    %m = arith.remui %rank, %cm : i32
-    %n = arith.divui %rank, %cm : i32
+    // (m, n) within the aligned block of cluster_m x cluster_n CTAs that
+    // holds this CTA (the whole cluster when it has that size).
+    %local = arith.remui %rank, %ctas : i32
+    %block = arith.subi %rank, %local : i32
+    %m = arith.remui %local, %cm : i32
+    %n = arith.divui %local, %cm : i32
     // A (this CTA's M rows) is multicast along N: to the CTAs of this m.
-    %mask_a32 = arith.shli %col, %m : i32
+    %mask_a_local = arith.shli %col, %m : i32
+    %mask_a32 = arith.shli %mask_a_local, %block : i32
     %mask_a = arith.trunci %mask_a32 : i32 to i16
     // B (this CTA's half of the pair's N columns) is multicast along M: to
     // the CTAs of this n at the same place in their pair.
     %half = arith.andi %m, %i1 : i32
     %n_base = arith.muli %n, %cm : i32
     %b_base = arith.addi %n_base, %half : i32
-    %mask_b32 = arith.shli %pairs, %b_base : i32
+    %mask_b_local = arith.shli %pairs, %b_base : i32
+    %mask_b32 = arith.shli %mask_b_local, %block : i32
     %mask_b = arith.trunci %mask_b32 : i32 to i16
     // This CTA loads slice n of A and slice m / 2 of B.
     %a_first = arith.muli %n, %a_rows : i32

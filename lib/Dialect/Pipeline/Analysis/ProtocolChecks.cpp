@@ -471,10 +471,15 @@ bool ArrivalChecker::runClc() {
   std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
   if (!block || !collect() || c.sites.empty() || c.signals.empty())
     return false;
+  // The ranks of the declared cluster, else 4 (rank 0 and three others
+  // that must behave alike).
+  std::optional<int64_t> cluster = knownClusterSize(p.kernel);
+  if (cluster && *cluster > 16)
+    return false;
   ThreadSpace sp;
   sp.block = *block;
   sp.threads = (*block)[0] * (*block)[1] * (*block)[2];
-  sp.ranks = 4;
+  sp.ranks = cluster ? unsigned(*cluster) : 4;
   ThreadModel model(p.kernel, sp);
   unsigned n = sp.size();
   // Each thread visits one site per phase; its arrivals there, per source
@@ -507,26 +512,38 @@ bool ArrivalChecker::runClc() {
       if (ex->test(i) && site[i] == sig.site)
         from[i / sp.threads] += sig.mult;
   }
-  // The CTAs other than rank 0 must behave alike.
-  if (from[1] != from[2] || from[1] != from[3])
-    return false;
   int64_t count = p.init.getConsumerArriveCount();
-  int64_t first = from[0], other = from[1];
-  std::optional<int64_t> cluster = knownClusterSize(p.kernel);
-  std::string expected;
+  int64_t first = from[0];
+  std::string expected, others;
   if (cluster) {
-    int64_t total = first + (*cluster - 1) * other;
+    // Every rank of the declared cluster, summed (leader and peer may
+    // differ).
+    int64_t total = 0;
+    for (int64_t a : from)
+      total += a;
     if (total == count)
       return false;
     expected = "got " + std::to_string(total) + " in a cluster of " +
                std::to_string(*cluster) + " CTAs (nvvm.cluster_dim)";
+    for (unsigned r = 1; r < from.size(); ++r)
+      others += (r > 1 ? " + " : "") + std::to_string(from[r]);
+    if (from.size() > 1)
+      others = " and " + others + " from ranks 1 to " +
+               std::to_string(from.size() - 1);
   } else {
+    // The CTAs other than rank 0 must behave alike.
+    if (from[1] != from[2] || from[1] != from[3])
+      return false;
+    int64_t other = from[1];
     bool reachable = other == 0
                          ? count == first
                          : count >= first && (count - first) % other == 0;
     if (reachable)
       return false;
     expected = "no cluster size gives it";
+    others = " and " + std::to_string(other) +
+             " from each other CTA of the "
+             "cluster";
   }
   InFlightDiagnostic diag =
       c.signals.front().op->emitError()
@@ -534,9 +551,8 @@ bool ArrivalChecker::runClc() {
       << " arrivals per phase on the empty barriers of cluster rank 0 of "
          "this clc pipeline (init_mbars consumer "
       << count << "), " << expected << ": " << first
-      << " consumer arrivals from rank 0 and " << other
-      << " from each other CTA of the cluster (every consumer signal of a "
-         "clc pipeline reaches rank 0)";
+      << " consumer arrivals from rank 0" << others
+      << " (every consumer signal of a clc pipeline reaches rank 0)";
   diag.attachNote(p.init.getLoc())
       << "arrival count set here (consumer " << count << ")";
   return true;

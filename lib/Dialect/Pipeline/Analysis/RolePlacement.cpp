@@ -48,6 +48,18 @@ namespace {
 /// Which CTAs of the cluster a condition selects.
 enum class PairSide { Unknown, Leader, Peer, FirstCta };
 
+/// True for %cluster_ctarank (through index casts): the linear rank.
+bool isLinearClusterRank(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto cast = dyn_cast<arith::IndexCastOp>(op))
+    return isLinearClusterRank(cast.getIn());
+  if (auto cast = dyn_cast<arith::IndexCastUIOp>(op))
+    return isLinearClusterRank(cast.getIn());
+  return op->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank";
+}
+
 bool isClusterRank(Value v) {
   Operation *op = v.getDefiningOp();
   if (!op)
@@ -86,12 +98,13 @@ PairSide sideOf(Value cond, unsigned depth = 0) {
   auto cmp = cond.getDefiningOp<arith::CmpIOp>();
   if (!cmp)
     return PairSide::Unknown;
-  // rank == 0: the first CTA of the cluster (a leader).
+  // rank == 0: the first CTA of the cluster (a leader). Only the linear
+  // rank: %cluster_ctaid.x == 0 is a whole column of a 2-D cluster.
   APInt k;
   if (cmp.getPredicate() == arith::CmpIPredicate::eq &&
-      ((isClusterRank(cmp.getLhs()) &&
+      ((isLinearClusterRank(cmp.getLhs()) &&
         matchPattern(cmp.getRhs(), m_ConstantInt(&k)) && k.isZero()) ||
-       (isClusterRank(cmp.getRhs()) &&
+       (isLinearClusterRank(cmp.getRhs()) &&
         matchPattern(cmp.getLhs(), m_ConstantInt(&k)) && k.isZero())))
     return PairSide::FirstCta;
   Value parity = cmp.getLhs(), other = cmp.getRhs();
@@ -173,14 +186,19 @@ StringRef placementReason(Value pipeline, Role role) {
 }
 } // namespace
 
-/// Checks the blocking wait `op` of `role` of pipeline `pipeline`, which
-/// must run at `where`; true on error.
-static bool checkWait(Operation *op, Value pipeline, Role role,
-                      Placement where) {
-  // The innermost condition that selects CTAs of the cluster.
+namespace {
+/// Where the conditions around a wait place it in the cluster.
+struct WaitPlace {
+  Operation *op;
   PairSide side = PairSide::Unknown;
-  Operation *condition = nullptr;
-  bool rankConditioned = false;
+  Operation *condition = nullptr; // the condition that decided `side`
+  bool rankConditioned = false;   // under some condition on the rank
+};
+} // namespace
+
+/// The innermost condition around `op` that selects CTAs of the cluster.
+static WaitPlace placeOf(Operation *op) {
+  WaitPlace w{op};
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (isa<FunctionOpInterface>(parent) || isa<gpu::LaunchOp>(parent))
@@ -189,10 +207,9 @@ static bool checkWait(Operation *op, Value pipeline, Role role,
     if (!ifOp)
       continue;
     Value cond = ifOp.getCondition();
-    rankConditioned |= dependsOnRank(cond);
+    w.rankConditioned |= dependsOnRank(cond);
     PairSide s = sideOf(cond);
-    bool inElse = ifOp.getElseRegion().isAncestor(op->getParentRegion());
-    if (inElse) {
+    if (ifOp.getElseRegion().isAncestor(op->getParentRegion())) {
       // The else of a leader test is the peer and vice versa; the else of
       // rank == 0 selects no CTA class.
       if (s == PairSide::Leader)
@@ -203,46 +220,43 @@ static bool checkWait(Operation *op, Value pipeline, Role role,
         s = PairSide::Unknown;
     }
     if (s != PairSide::Unknown) {
-      side = s;
-      condition = ifOp;
+      w.side = s;
+      w.condition = ifOp;
       break;
     }
   }
-  bool ok = false;
-  std::string runs;
-  switch (where) {
-  case Placement::Leader:
-    ok = side == PairSide::Leader || side == PairSide::FirstCta ||
-         (side == PairSide::Unknown && rankConditioned);
-    runs =
-        side == PairSide::Peer ? "in the peer CTA" : "in both CTAs of the pair";
-    break;
-  case Placement::BothOfPair:
-    ok = side == PairSide::Unknown;
-    runs = side == PairSide::Peer
-               ? "in the peer CTA only"
-               : (side == PairSide::FirstCta ? "in cluster rank 0 only"
-                                             : "in the leader CTA only");
-    break;
-  case Placement::FirstCta:
-    ok = side == PairSide::FirstCta ||
-         (side == PairSide::Unknown && rankConditioned);
-    runs = side == PairSide::Peer ? "in the peer CTAs of the cluster"
-                                  : "in every CTA of the cluster";
-    break;
+  return w;
+}
+
+/// True when the cluster is known to hold more than one CTA pair: the
+/// pipeline's multicast cluster, or the kernel's nvvm.cluster_dim. Rank 0
+/// is then not every leader.
+static bool severalPairs(PipelineUses &p) {
+  if (p.type.hasCross() && p.type.getClusterM() * p.type.getClusterN() > 2)
+    return true;
+  Operation *owner = p.kernel->getParentOp();
+  if (auto dims = owner->getAttrOfType<DenseI32ArrayAttr>("nvvm.cluster_dim")) {
+    int64_t ctas = 1;
+    for (int32_t d : dims.asArrayRef())
+      ctas *= d;
+    return ctas > 2;
   }
-  if (ok)
-    return false;
-  InFlightDiagnostic diag =
-      op->emitOpError() << "waits as " << describeRole(pipeline, role) << " "
-                        << runs << ", but " << placementReason(pipeline, role);
-  if (condition)
-    diag.attachNote(condition->getLoc())
+  return false;
+}
+
+/// Reports the wait `w` of `role` of `pipeline` as running `runs`.
+static void report(const WaitPlace &w, Value pipeline, Role role,
+                   StringRef runs) {
+  InFlightDiagnostic diag = w.op->emitOpError()
+                            << "waits as " << describeRole(pipeline, role)
+                            << " " << runs << ", but "
+                            << placementReason(pipeline, role);
+  if (w.condition)
+    diag.attachNote(w.condition->getLoc())
         << "this condition selects "
-        << (side == PairSide::Leader ? "the leader CTA"
-            : side == PairSide::Peer ? "the peer CTA"
-                                     : "cluster rank 0");
-  return true;
+        << (w.side == PairSide::Leader ? "the leader CTA"
+            : w.side == PairSide::Peer ? "the peer CTA"
+                                       : "cluster rank 0");
 }
 
 LogicalResult pmlir::verifyRolePlacement(Operation *root) {
@@ -252,10 +266,68 @@ LogicalResult pmlir::verifyRolePlacement(Operation *root) {
       std::optional<Placement> where = requiredPlacement(p, role);
       if (!where)
         continue;
+      SmallVector<WaitPlace> waits;
       for (Operation *op : p.users)
         if (getProtocolEffects(op).wait == ProtocolWait::Blocks &&
             waitsOnRoleBarrier(op, role))
-          failed |= checkWait(op, op->getOperand(0), role, *where);
+          waits.push_back(placeOf(op));
+      if (waits.empty())
+        continue;
+      Value pipeline = waits.front().op->getOperand(0);
+      switch (*where) {
+      case Placement::Leader:
+        // Each wait under a leader test (rank == 0 only when the cluster
+        // is one pair, or not known to hold more).
+        for (const WaitPlace &w : waits) {
+          bool ok = w.side == PairSide::Leader ||
+                    (w.side == PairSide::FirstCta && !severalPairs(p)) ||
+                    (w.side == PairSide::Unknown && w.rankConditioned);
+          if (ok)
+            continue;
+          report(w, pipeline, role,
+                 w.side == PairSide::Peer ? "in the peer CTA"
+                 : w.side == PairSide::FirstCta
+                     ? "in cluster rank 0 only (the leader of one of the "
+                       "cluster's pairs)"
+                     : "in both CTAs of the pair");
+          failed = true;
+        }
+        break;
+      case Placement::BothOfPair: {
+        // The role as a whole runs in both CTAs: some wait under no
+        // condition selecting one CTA of the pair, or waits in each of them
+        // (a split into leader and peer branches).
+        bool anywhere = llvm::any_of(waits, [](const WaitPlace &w) {
+          return w.side == PairSide::Unknown;
+        });
+        bool inLeader = llvm::any_of(waits, [](const WaitPlace &w) {
+          return w.side == PairSide::Leader || w.side == PairSide::FirstCta;
+        });
+        bool inPeer = llvm::any_of(
+            waits, [](const WaitPlace &w) { return w.side == PairSide::Peer; });
+        if (anywhere || (inLeader && inPeer))
+          break;
+        for (const WaitPlace &w : waits)
+          report(w, pipeline, role,
+                 w.side == PairSide::Peer       ? "in the peer CTA only"
+                 : w.side == PairSide::FirstCta ? "in cluster rank 0 only"
+                                                : "in the leader CTA only");
+        failed = true;
+        break;
+      }
+      case Placement::FirstCta:
+        for (const WaitPlace &w : waits) {
+          bool ok = w.side == PairSide::FirstCta ||
+                    (w.side == PairSide::Unknown && w.rankConditioned);
+          if (ok)
+            continue;
+          report(w, pipeline, role,
+                 w.side == PairSide::Peer ? "in the peer CTAs of the cluster"
+                                          : "in every CTA of the cluster");
+          failed = true;
+        }
+        break;
+      }
     }
   return failure(failed);
 }

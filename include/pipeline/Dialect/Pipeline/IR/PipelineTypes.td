@@ -51,11 +51,16 @@ def Pipeline_PipelineType : Pipeline_Type<"Pipeline", "pipeline"> {
     `m' / cta_group` equals `m / cta_group` (the whole rows of the CTA's
     pair) or whose `n'` equals `n` (CUTLASS `calculate_multicast_mask`
     with `McastDirection::kRowCol`). The `empty` barrier of a CTA then
-    receives the signals of `cluster_m / cta_group + cluster_n - 1` CTAs
-    (their consumers: with `cta_group = 2` the leaders' MMAs), which is
-    what `init_mbars ... consumer` must count. With `cta_group = 2` the
-    cross applies to the input (tile) pipeline; the accumulator pipeline
-    keeps its pair targets.
+    receives the signals of `cluster_m / cta_group + cluster_n - 1` CTAs:
+    `init_mbars ... consumer` counts that many times each CTA's consumer
+    arrivals (one per `release_mma` commit of a pair's MMA; one per
+    consumer thread for thread signals, which each reach every CTA of the
+    cross, where CUTLASS spreads a warpgroup's arrivals one per destination
+    and counts warpgroups). A cluster larger than `cluster_m x cluster_n`
+    (`nvvm.cluster_dim`) is taken as aligned blocks of that size, each its
+    own multicast cluster; a smaller one is an error. With `cta_group = 2`
+    the cross applies to the input (tile) pipeline; the accumulator
+    pipeline keeps its pair targets.
 
     `consumer_depth` (1 to `stages`) is how many consumer stages a thread
     may hold at once: the release lag of a Hopper `wgmma` consumer, which
