@@ -132,3 +132,83 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @same_after_normalizing
+// Counts that are equal once the bounds are normalized: an i32 count and
+// its index cast; 1 .. n + 1 against 0 .. n; a flat loop over 2 n against
+// two acquires per iteration of n; 0 .. 4 n (n << 2) in steps of 4, two
+// items each, against two per iteration of n.
+!P = !pipeline.pipeline<stages = 2>
+!Q = !pipeline.pipeline<stages = 2>
+!R = !pipeline.pipeline<stages = 2>
+!S = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @same_after_normalizing(%is_producer: i1, %n32: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i4 = arith.constant 4 : i32
+    %n = arith.index_cast %n32 : i32 to index
+    %n1 = arith.addi %n, %c1 : index
+    %n2 = arith.muli %c2, %n : index
+    %n4 = arith.shli %n32, %i2 : i32
+    %p = pipeline.create -> !P
+    %q = pipeline.create -> !Q
+    %r = pipeline.create -> !R
+    %t = pipeline.create -> !S
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    pipeline.init_mbars %q producer 1 consumer 1 : !Q
+    pipeline.init_mbars %r producer 1 consumer 1 : !R
+    pipeline.init_mbars %t producer 1 consumer 1 : !S
+    scf.if %is_producer {
+      scf.for %i = %i0 to %n32 step %i1 : i32 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+      scf.for %i = %c1 to %n1 step %c1 {
+        pipeline.produce %q as %s : !Q {
+          pipeline.arrive %s : !pipeline.stage<producer, !Q>
+        }
+      }
+      scf.for %i = %c0 to %n2 step %c1 {
+        pipeline.produce %r as %s : !R {
+          pipeline.arrive %s : !pipeline.stage<producer, !R>
+        }
+      }
+      scf.for %i = %i0 to %n4 step %i4 : i32 {
+        scf.for %j = %i0 to %i2 step %i1 : i32 {
+          pipeline.produce %t as %s : !S {
+            pipeline.arrive %s : !pipeline.stage<producer, !S>
+          }
+        }
+      }
+      pipeline.drain_producer %p : !P
+      pipeline.drain_producer %q : !Q
+      pipeline.drain_producer %r : !R
+      pipeline.drain_producer %t : !S
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+        pipeline.consume %q as %s : !Q {
+        }
+        pipeline.consume %r as %s : !R {
+        }
+        pipeline.consume %r as %s : !R {
+        }
+        pipeline.consume %t as %s : !S {
+        }
+        pipeline.consume %t as %s : !S {
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -134,3 +134,81 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Bounds that differ by a constant through arithmetic: a persistent
+// producer over the tiles and their k-blocks (k_blocks x tiles items), a
+// consumer whose k loop starts at 1 (the first k-block "peeled" but never
+// taken): k_blocks - 1 items per tile. Normalized affine bounds compare.
+!P = !pipeline.pipeline<stages = 4>
+gpu.module @m {
+  gpu.func @peeled_but_not_taken(%is_producer: i1, %k: i32, %tiles: i32) kernel {
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i63 = arith.constant 63 : i32
+    %i64 = arith.constant 64 : i32
+    %kp = arith.addi %k, %i63 : i32
+    %k_blocks = arith.divui %kp, %i64 : i32
+    // expected-error @+1 {{got: the producer makes %1 x %arg2 items, the consumer takes %1 x %arg2 - %arg2: the rest are never consumed, and the producer waits for their stages to be freed forever (whenever the loops run)}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes %1 x %arg2 items here}}
+      scf.for %t = %i0 to %tiles step %i1 : i32 {
+        scf.for %kb = %i0 to %k_blocks step %i1 : i32 {
+          pipeline.produce %p as %s : !P {
+            pipeline.arrive %s : !pipeline.stage<producer, !P>
+          }
+        }
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      // expected-note @+1 {{the consumer takes %1 x %arg2 - %arg2 items here}}
+      scf.for %t = %i0 to %tiles step %i1 : i32 {
+        scf.for %kb = %i1 to %k_blocks step %i1 : i32 {
+          pipeline.consume %p as %s : !P {
+          }
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A consumer that takes two stages per iteration, in steps of 2 up to
+// 2 n + 2 (n + 1 iterations: 2 n + 2 items), while the producer makes 2 n:
+// the consumer waits for 2 more.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @two_per_step(%is_producer: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %n2 = arith.muli %n, %c2 : index
+    %extra = arith.addi %n2, %c2 : index
+    // expected-error @+1 {{got: the producer makes 2 x %arg1 items, the consumer takes 2 + 2 x %arg1: the consumer waits for the rest forever}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes 2 x %arg1 items here}}
+      scf.for %i = %c0 to %n2 step %c1 {
+        %s = pipeline.acquire_producer %p : !P
+        pipeline.arrive %s : !pipeline.stage<producer, !P>
+        pipeline.release %s : !pipeline.stage<producer, !P>
+      }
+      pipeline.drain_producer %p : !P
+    } else {
+      // expected-note @+1 {{the consumer takes 1 + %arg1 items here}}
+      scf.for %i = %c0 to %extra step %c2 {
+        pipeline.consume %p as %s : !P {
+        }
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}

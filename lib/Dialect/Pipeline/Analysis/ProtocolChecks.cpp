@@ -11,6 +11,7 @@
 
 #include "ProtocolUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AsmState.h"
@@ -18,6 +19,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -1057,7 +1059,8 @@ LogicalResult pmlir::verifyExpectTxBytes(Operation *root) {
 
 namespace {
 
-/// A loop whose trip count is not a constant: a symbol of the item counts.
+/// A loop whose trip count is not a constant nor affine in values the
+/// kernel computes: a symbol of the item counts.
 struct LoopSymbol {
   Value lb, ub, step;
   bool isUnsigned;
@@ -1067,16 +1070,36 @@ struct LoopSymbol {
   }
 };
 
+/// A symbol of the item counts: a value the trip counts are affine in (a
+/// kernel argument, a loaded or computed value), or an opaque loop.
+struct Atom {
+  Value value;
+  std::optional<LoopSymbol> loop;
+  bool operator==(const Atom &o) const {
+    return value == o.value && loop == o.loop;
+  }
+};
+
 /// Items moved by a role: a sum of monomials (coefficient x product of
-/// loop symbols, sorted symbol ids).
+/// atoms, sorted atom ids; the empty product is the constant term).
 using Poly = std::map<SmallVector<unsigned>, int64_t>;
+
+/// An affine expression of values: coefficients by value, and a constant.
+struct Affine {
+  llvm::MapVector<Value, int64_t> coeffs;
+  int64_t constant = 0;
+  void add(const Affine &o, int64_t scale) {
+    for (auto [v, c] : o.coeffs)
+      coeffs[v] += scale * c;
+    constant += scale * o.constant;
+  }
+};
 
 /// One visit site of a role and what its count is made of.
 struct VisitCount {
   Operation *site;
   Operation *outerLoop = nullptr; // outermost loop around it
-  SmallVector<unsigned> symbols;
-  int64_t coefficient = 1;
+  Poly count;
   /// The scf.if / scf.index_switch regions it sits in.
   SmallVector<Region *> guards;
 };
@@ -1086,39 +1109,121 @@ public:
   explicit TripCounter(Region *kernel) : kernel(kernel) {}
   std::optional<VisitCount> count(Operation *site);
   std::string format(const Poly &poly, AsmState &state);
-  const LoopSymbol &symbol(unsigned id) const { return symbols[id]; }
+  const Atom &atom(unsigned id) const { return atoms[id]; }
 
 private:
-  unsigned symbolFor(scf::ForOp loop);
+  unsigned atomFor(Atom a);
+  Poly tripCount(scf::ForOp loop);
   Region *kernel;
-  SmallVector<LoopSymbol> symbols;
+  SmallVector<Atom> atoms;
 };
 
 } // namespace
 
-unsigned TripCounter::symbolFor(scf::ForOp loop) {
-  LoopSymbol sym{loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
-                 loop.getUnsignedCmp()};
-  for (auto [i, other] : llvm::enumerate(symbols))
-    if (other == sym)
+unsigned TripCounter::atomFor(Atom a) {
+  for (auto [i, other] : llvm::enumerate(atoms))
+    if (other == a)
       return i;
-  symbols.push_back(sym);
-  return symbols.size() - 1;
+  atoms.push_back(a);
+  return atoms.size() - 1;
+}
+
+/// `v` as an affine expression: sums, differences and constant multiples of
+/// other values, through integer casts (n + 1, n - 2, 4 * n, n * 4 + k);
+/// anything else is a value of its own.
+static Affine affineOf(Value v, unsigned depth = 0) {
+  Affine e;
+  if (std::optional<int64_t> c = constantInt(v)) {
+    e.constant = *c;
+    return e;
+  }
+  Operation *op = v.getDefiningOp();
+  if (op && depth < 16) {
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp>(op))
+      return affineOf(op->getOperand(0), depth + 1);
+    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+      e = affineOf(op->getOperand(0), depth + 1);
+      e.add(affineOf(op->getOperand(1), depth + 1),
+            isa<arith::AddIOp>(op) ? 1 : -1);
+      return e;
+    }
+    if (isa<arith::MulIOp, arith::ShLIOp>(op)) {
+      std::optional<int64_t> c = constantInt(op->getOperand(1));
+      Value other = op->getOperand(0);
+      if (!c && isa<arith::MulIOp>(op)) {
+        c = constantInt(op->getOperand(0));
+        other = op->getOperand(1);
+      }
+      if (c && isa<arith::ShLIOp>(op))
+        c = *c >= 0 && *c < 32 ? std::optional<int64_t>(int64_t(1) << *c)
+                               : std::nullopt;
+      if (c) {
+        e.add(affineOf(other, depth + 1), *c);
+        return e;
+      }
+    }
+  }
+  e.coeffs[v] = 1;
+  return e;
+}
+
+/// The trip count of `loop` as a polynomial: a constant, an affine
+/// function of values when (ub - lb) is affine with every term divisible by
+/// the constant step (loops are taken to run when counted: ub >= lb), else
+/// the loop as an opaque atom.
+Poly TripCounter::tripCount(scf::ForOp loop) {
+  Poly p;
+  if (std::optional<int64_t> trip = constantTripCount(loop)) {
+    p[{}] = *trip;
+    return p;
+  }
+  std::optional<int64_t> step = constantInt(loop.getStep());
+  if (step && *step > 0) {
+    Affine span = affineOf(loop.getUpperBound());
+    span.add(affineOf(loop.getLowerBound()), -1);
+    bool divisible = span.constant % *step == 0;
+    for (auto [v, c] : span.coeffs)
+      divisible &= c % *step == 0;
+    if (divisible) {
+      if (span.constant)
+        p[{}] = span.constant / *step;
+      for (auto [v, c] : span.coeffs)
+        if (c)
+          p[{atomFor(Atom{v, std::nullopt})}] += c / *step;
+      return p;
+    }
+  }
+  p[{atomFor(
+      Atom{Value(), LoopSymbol{loop.getLowerBound(), loop.getUpperBound(),
+                               loop.getStep(), loop.getUnsignedCmp()}})}] = 1;
+  return p;
+}
+
+/// The product of two polynomials.
+static Poly multiply(const Poly &a, const Poly &b) {
+  Poly out;
+  for (auto &[sa, ca] : a)
+    for (auto &[sb, cb] : b) {
+      SmallVector<unsigned> syms(sa);
+      syms.append(sb.begin(), sb.end());
+      llvm::sort(syms);
+      out[syms] += ca * cb;
+    }
+  return out;
 }
 
 std::optional<VisitCount> TripCounter::count(Operation *site) {
   VisitCount vc;
   vc.site = site;
+  vc.count[{}] = 1;
   for (Operation *op = site; op->getParentRegion() != kernel;) {
     Region *region = op->getParentRegion();
     Operation *parent = region->getParentOp();
     if (!parent || !op->getBlock()->isEntryBlock() || !region->hasOneBlock())
       return std::nullopt;
     if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      if (std::optional<int64_t> trip = constantTripCount(loop))
-        vc.coefficient *= *trip;
-      else
-        vc.symbols.push_back(symbolFor(loop));
+      vc.count = multiply(vc.count, tripCount(loop));
       vc.outerLoop = loop;
     } else if (isa<scf::IfOp, scf::IndexSwitchOp>(parent)) {
       // The condition must stay the same for a thread over the loops
@@ -1140,7 +1245,6 @@ std::optional<VisitCount> TripCounter::count(Operation *site) {
     }
     op = parent;
   }
-  llvm::sort(vc.symbols);
   return vc;
 }
 
@@ -1161,13 +1265,21 @@ std::string TripCounter::format(const Poly &poly, AsmState &state) {
     if (coeff == 0)
       continue;
     if (!first)
-      out += " + ";
+      out += coeff < 0 ? " - " : " + ";
+    else if (coeff < 0)
+      out += "-";
     first = false;
+    int64_t magnitude = coeff < 0 ? -coeff : coeff;
     SmallVector<std::string> factors;
-    if (coeff != 1 || syms.empty())
-      factors.push_back(std::to_string(coeff));
+    if (magnitude != 1 || syms.empty())
+      factors.push_back(std::to_string(magnitude));
     for (unsigned id : syms) {
-      const LoopSymbol &sym = symbols[id];
+      const Atom &a = atoms[id];
+      if (!a.loop) {
+        factors.push_back(operandName(a.value, state));
+        continue;
+      }
+      const LoopSymbol &sym = *a.loop;
       std::string lb = operandName(sym.lb, state);
       std::string ub = operandName(sym.ub, state);
       std::string step = operandName(sym.step, state);
@@ -1188,7 +1300,8 @@ std::string TripCounter::format(const Poly &poly, AsmState &state) {
 }
 
 static void addTo(Poly &poly, const VisitCount &vc, int64_t sign) {
-  poly[vc.symbols] += sign * vc.coefficient;
+  for (auto &[syms, coeff] : vc.count)
+    poly[syms] += sign * coeff;
 }
 
 /// True when `poly` is nonzero whenever every loop runs at least once: all
@@ -1220,11 +1333,45 @@ static bool differentSteps(const Poly &prod, const Poly &cons,
                       std::back_inserter(onlyC));
   if (onlyP.size() != 1 || onlyC.size() != 1)
     return false;
-  const LoopSymbol &a = counter.symbol(onlyP.front());
-  const LoopSymbol &b = counter.symbol(onlyC.front());
-  if (a.lb != b.lb || a.ub != b.ub || a.isUnsigned != b.isUnsigned)
+  // Loops over the same bounds: opaque loops, or a loop of step 1 whose
+  // count is its upper bound (lower bound 0) against an opaque loop.
+  auto bounds = [&](unsigned id) -> std::optional<LoopSymbol> {
+    const Atom &a = counter.atom(id);
+    if (a.loop)
+      return a.loop;
+    return std::nullopt;
+  };
+  std::optional<LoopSymbol> a = bounds(onlyP.front()),
+                            b = bounds(onlyC.front());
+  std::optional<int64_t> sa, sb;
+  Value lbA, ubA, lbB, ubB;
+  auto describe = [&](unsigned id, std::optional<LoopSymbol> loop,
+                      std::optional<int64_t> &step, Value &lb, Value &ub) {
+    if (loop) {
+      step = constantInt(loop->step);
+      lb = loop->lb;
+      ub = loop->ub;
+    } else {
+      step = 1;
+      ub = counter.atom(id).value;
+    }
+  };
+  describe(onlyP.front(), a, sa, lbA, ubA);
+  describe(onlyC.front(), b, sb, lbB, ubB);
+  auto zeroOrNone = [](Value lb) {
+    std::optional<int64_t> c = lb ? constantInt(lb) : std::optional<int64_t>(0);
+    return c && *c == 0;
+  };
+  bool sameLb = (lbA && lbB) ? lbA == lbB : zeroOrNone(lbA) && zeroOrNone(lbB);
+  Affine ubDiff = affineOf(ubA);
+  ubDiff.add(affineOf(ubB), -1);
+  bool sameUb =
+      ubDiff.constant == 0 &&
+      llvm::all_of(ubDiff.coeffs, [](auto &e) { return e.second == 0; });
+  if (!sameLb || !sameUb)
     return false;
-  std::optional<int64_t> sa = constantInt(a.step), sb = constantInt(b.step);
+  if (a && b && a->isUnsigned != b->isUnsigned)
+    return false;
   if (!sa || !sb || *sa <= 0 || *sb <= 0 || *sa == *sb)
     return false;
   return std::max(*sa, *sb) % std::min(*sa, *sb) == 0;
