@@ -75,19 +75,157 @@ gpu.module @m {
     gpu.return
   }
 
-  // Unstructured control flow after the producer: not checked.
+  // Unstructured control flow after the producer: every path from the
+  // producer's last stage to the return drains (each branch its own drain;
+  // a loop in cf form that ends in the drain).
   // CHECK-LABEL: gpu.func @cfg
-  gpu.func @cfg(%c: i1) kernel {
+  gpu.func @cfg(%c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
     %a = pipeline.create -> !Pair
     pipeline.init_mbars %a producer 1 consumer 1 cluster : !Pair
     %s = pipeline.acquire_producer %a : !Pair
     pipeline.commit_mma %s : !pipeline.stage<producer, !Pair>
     pipeline.step %s : !pipeline.stage<producer, !Pair>
-    cf.cond_br %c, ^bb1, ^bb2
+    cf.cond_br %c, ^bb1, ^bb2(%c0 : index)
   ^bb1:
     pipeline.drain_producer %a : !Pair
-    cf.br ^bb2
-  ^bb2:
+    cf.br ^bb3
+  ^bb2(%i: index):
+    %more = arith.cmpi ult, %i, %n : index
+    %next = arith.addi %i, %c1 : index
+    cf.cond_br %more, ^bb2(%next : index), ^bb4
+  ^bb4:
+    pipeline.drain_producer %a : !Pair
+    cf.br ^bb3
+  ^bb3:
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @drain_by_lane0
+// A producer warp whose lane 0 arms, loads (multicast) and drains, as
+// CUTLASS runs producer_tail under the elected-lane predicate: lanes 1-31
+// reach the exit without a drain, but the CTA exits only when its last
+// thread does, and lane 0 of the warp drains.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x32xi32, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x32xi32, strided<[1024, 32, 1], offset: ?>, #WG>
+!Half = memref<16x32xi32, strided<[32, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<16x32xi32, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4>
+gpu.module @m {
+  gpu.func @drain_by_lane0(%desc: !Desc, %buf: memref<2x1x32x32xi32, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %mask = arith.constant 3 : i16
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x32x32xi32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 64 cluster : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank32 : i32 to index
+    %half = arith.muli %rank, %c16 : index
+    // Warp 2 produces: the whole warp waits for each stage, its lane 0
+    // arms and issues the multicast load.
+    %producer_warp = arith.cmpi eq, %warp, %c2 : index
+    scf.if %producer_warp {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %tp : !TP
+        scf.if %lane0 {
+          pipeline.expect_tx %s : !PS
+          %bars, %id = pipeline.mbar %s : !PS
+          %tiles = pipeline.payload %s[0] : !PS -> !Tiles
+          %dst = memref.subview %tiles[0, %half, 0] [1, 16, 32] [1, 1, 1] : !Tiles to !Half
+          nvgpu.tma.async.load %desc[%c0, %half], %bars[%id] to %dst multicast_mask = %mask : !Desc, !Bars -> !Half
+        }
+        pipeline.release %s : !PS
+      }
+      scf.if %lane0 {
+        pipeline.drain_producer %tp : !TP
+      }
+    }
+    %consumer_warp = arith.cmpi eq, %warp, %c1 : index
+    scf.if %consumer_warp {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !pipeline.stage<consumer, !TP>
+        pipeline.release %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @drain_by_elected_lane
+// The same with the lane chosen by nvvm.elect.sync.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x32xi32, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x32xi32, strided<[1024, 32, 1], offset: ?>, #WG>
+!Half = memref<16x32xi32, strided<[32, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<16x32xi32, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4>
+gpu.module @m {
+  gpu.func @drain_by_elected_lane(%desc: !Desc, %buf: memref<2x1x32x32xi32, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %mask = arith.constant 3 : i16
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x32x32xi32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 64 cluster : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank32 : i32 to index
+    %half = arith.muli %rank, %c16 : index
+    // Warp 2 produces: the whole warp waits for each stage, its lane 0
+    // arms and issues the multicast load.
+    %producer_warp = arith.cmpi eq, %warp, %c2 : index
+    scf.if %producer_warp {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_producer %tp : !TP
+        scf.if %lane0 {
+          pipeline.expect_tx %s : !PS
+          %bars, %id = pipeline.mbar %s : !PS
+          %tiles = pipeline.payload %s[0] : !PS -> !Tiles
+          %dst = memref.subview %tiles[0, %half, 0] [1, 16, 32] [1, 1, 1] : !Tiles to !Half
+          nvgpu.tma.async.load %desc[%c0, %half], %bars[%id] to %dst multicast_mask = %mask : !Desc, !Bars -> !Half
+        }
+        pipeline.release %s : !PS
+      }
+      %e = nvvm.elect.sync -> i1
+      scf.if %e {
+        pipeline.drain_producer %tp : !TP
+      }
+    }
+    %consumer_warp = arith.cmpi eq, %warp, %c1 : index
+    scf.if %consumer_warp {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !pipeline.stage<consumer, !TP>
+        pipeline.release %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    gpu.return
+  }
+}
+

@@ -170,3 +170,98 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The drain under the CTA's thread 0, which is in warp 0, not in the
+// producer warp 2: no thread of the producer warp drains (a lane test of
+// the warp would be accepted: test verify-protocol-drain-valid.mlir).
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x32xi32, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x32xi32, strided<[1024, 32, 1], offset: ?>, #WG>
+!Half = memref<16x32xi32, strided<[32, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<16x32xi32, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4>
+gpu.module @m {
+  gpu.func @drain_by_thread0(%desc: !Desc, %buf: memref<2x1x32x32xi32, #WG>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %mask = arith.constant 3 : i16
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x32x32xi32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 64 cluster : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %t0 = arith.cmpi eq, %tid, %c0 : index
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank32 : i32 to index
+    %half = arith.muli %rank, %c16 : index
+    // Warp 2 produces: the whole warp waits for each stage, its lane 0
+    // arms and issues the multicast load.
+    %producer_warp = arith.cmpi eq, %warp, %c2 : index
+    scf.if %producer_warp {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait), got a path without either when the scf.if condition is false: its CTAs signal each other (release_ctas = 2)}}
+        %s = pipeline.acquire_producer %tp : !TP
+        scf.if %lane0 {
+          pipeline.expect_tx %s : !PS
+          %bars, %id = pipeline.mbar %s : !PS
+          %tiles = pipeline.payload %s[0] : !PS -> !Tiles
+          %dst = memref.subview %tiles[0, %half, 0] [1, 16, 32] [1, 1, 1] : !Tiles to !Half
+          nvgpu.tma.async.load %desc[%c0, %half], %bars[%id] to %dst multicast_mask = %mask : !Desc, !Bars -> !Half
+        }
+        pipeline.release %s : !PS
+      }
+      // expected-note @+1 {{drains on some paths only}}
+      scf.if %t0 {
+        pipeline.drain_producer %tp : !TP
+      }
+    }
+    %consumer_warp = arith.cmpi eq, %warp, %c1 : index
+    scf.if %consumer_warp {
+      scf.for %i = %c0 to %n step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !pipeline.stage<consumer, !TP>
+        pipeline.release %s : !pipeline.stage<consumer, !TP>
+      }
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}
+
+// -----
+
+// Unstructured control flow (cf): an early return of a cluster producer
+// around its drain. The branch names where the paths part.
+!Pair = !pipeline.pipeline<stages = 2, cta_group = 2>
+gpu.module @m {
+  gpu.func @cf_early_return(%done: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = pipeline.create -> !Pair
+    pipeline.init_mbars %a producer 1 consumer 1 cluster : !Pair
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @+1 {{expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait), got a path without either: its CTAs signal each other (cta_group = 2)}}
+      pipeline.produce %a as %s : !Pair {
+        pipeline.commit_mma %s : !pipeline.stage<producer, !Pair>
+      }
+    }
+    // expected-note @+1 {{this branch leads to the exit both through a drain and around it}}
+    cf.cond_br %done, ^exit, ^tail
+  ^tail:
+    pipeline.drain_producer %a : !Pair
+    cf.br ^exit
+  ^exit:
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}
+

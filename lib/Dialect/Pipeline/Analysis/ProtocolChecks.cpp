@@ -12,6 +12,7 @@
 #include "ProtocolUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AsmState.h"
@@ -1500,6 +1501,66 @@ private:
 
 } // namespace
 
+/// The lane of the executing thread within its warp: gpu.lane_id, the
+/// laneid register, or the x thread id modulo 32 (remui by 32, andi 31),
+/// through index casts.
+static bool isLaneIndex(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+    return isLaneIndex(op->getOperand(0));
+  StringRef name = op->getName().getStringRef();
+  if (isa<gpu::LaneIdOp>(op) || name == "nvvm.read.ptx.sreg.laneid")
+    return true;
+  auto isTidX = [](Value x) {
+    while (Operation *d = x.getDefiningOp()) {
+      if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(d))
+        break;
+      x = d->getOperand(0);
+    }
+    Operation *d = x.getDefiningOp();
+    if (!d)
+      return false;
+    if (auto tid = dyn_cast<gpu::ThreadIdOp>(d))
+      return tid.getDimension() == gpu::Dimension::x;
+    return d->getName().getStringRef() == "nvvm.read.ptx.sreg.tid.x";
+  };
+  std::optional<int64_t> c;
+  if (isa<arith::RemUIOp>(op) && (c = constantInt(op->getOperand(1))) &&
+      *c == 32)
+    return isTidX(op->getOperand(0));
+  if (isa<arith::AndIOp>(op) && (c = constantInt(op->getOperand(1))) &&
+      *c == 31)
+    return isTidX(op->getOperand(0));
+  return false;
+}
+
+/// Which branch of an scf.if on `cond` at least one lane of every warp
+/// that reaches it takes: 0 the then-branch (nvvm.elect.sync, lane == c
+/// for c < 32), 1 the else-branch (lane != c), -1 not known.
+static int branchOfSomeLane(Value cond) {
+  Operation *op = cond.getDefiningOp();
+  if (!op)
+    return -1;
+  if (op->getName().getStringRef() == "nvvm.elect.sync")
+    return 0;
+  auto cmp = dyn_cast<arith::CmpIOp>(op);
+  if (!cmp)
+    return -1;
+  Value lane = cmp.getLhs(), other = cmp.getRhs();
+  if (!isLaneIndex(lane))
+    std::swap(lane, other);
+  std::optional<int64_t> c = constantInt(other);
+  if (!isLaneIndex(lane) || !c || *c < 0 || *c >= 32)
+    return -1;
+  if (cmp.getPredicate() == arith::CmpIPredicate::eq)
+    return 0;
+  if (cmp.getPredicate() == arith::CmpIPredicate::ne)
+    return 1;
+  return -1;
+}
+
 bool DrainScan::scanRegion(Region &region) {
   if (region.empty())
     return false;
@@ -1540,6 +1601,15 @@ bool DrainScan::scan(Block::iterator begin, Block::iterator end) {
       arrived = allArrived;
       if (llvm::all_of(drained, [](bool d) { return d; }))
         return true;
+      // The rule is about the CTA, which exits when its last thread does:
+      // a drain in the branch that one lane of the warp takes (the elected
+      // or lane-0 thread that issued the warp's signals, as CUTLASS runs
+      // producer_tail) keeps the CTA alive for the lanes that skip it.
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        int lane = branchOfSomeLane(ifOp.getCondition());
+        if (lane >= 0 && unsigned(lane) < drained.size() && drained[lane])
+          return true;
+      }
       if (!partial && llvm::any_of(drained, [](bool d) { return d; })) {
         partial = &op;
         unsigned missing = llvm::find(drained, false) - drained.begin();
@@ -1615,6 +1685,89 @@ static std::optional<RemoteReason> remoteReason(PipelineUses &p) {
   return std::nullopt;
 }
 
+/// The kernel body in cf form (several blocks): whether every path from
+/// the ops after `from` in its block to a kernel exit passes a drain of the
+/// pipeline (or a cluster arrive + wait within one block). A greatest fixed
+/// point over the blocks: a block drains when its ops do, or when it does
+/// not exit and all its successors drain (a loop that never exits drains).
+/// `exit` is set to the return a failing path reaches; `unknown` when the
+/// form is not understood (a cluster arrive whose wait is in another block,
+/// a terminator that is neither a branch nor a return).
+static bool cfgDrains(Operation *from, Value root, Operation *&exit,
+                      Operation *&branch, bool &unknown) {
+  Region *region = from->getBlock()->getParent();
+  DenseMap<Block *, bool> own; // the block's ops drain by themselves
+  DenseMap<Block *, bool> drains;
+  for (Block &block : *region) {
+    DrainScan scan(root);
+    own[&block] = scan.scan(block.begin(), block.end());
+    if (scan.unknown)
+      unknown = true;
+    drains[&block] = true;
+    for (Operation &op : block)
+      if (op.getName().getStringRef() == "nvvm.cluster.arrive" && !own[&block])
+        unknown = true;
+  }
+  if (unknown)
+    return false;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Block &block : *region) {
+      if (!drains[&block] || own[&block])
+        continue;
+      Operation *term = block.getTerminator();
+      bool all = term && term->getNumSuccessors() > 0;
+      if (term)
+        for (Block *succ : term->getSuccessors())
+          all &= drains[succ];
+      if (!all) {
+        drains[&block] = false;
+        changed = true;
+      }
+    }
+  }
+  // The rest of `from`'s block, then its successors.
+  DrainScan scan(root);
+  if (scan.scan(std::next(Block::iterator(from)), from->getBlock()->end()))
+    return true;
+  if (scan.unknown) {
+    unknown = true;
+    return false;
+  }
+  // A failing path: successors that do not drain, to a return.
+  SmallVector<Block *> work{from->getBlock()};
+  DenseSet<Block *> seen;
+  bool first = true;
+  while (!work.empty()) {
+    Block *block = work.pop_back_val();
+    if (!seen.insert(block).second)
+      continue;
+    if (!first && own[block])
+      continue;
+    first = false;
+    Operation *term = block->getTerminator();
+    if (!term)
+      continue;
+    if (term->getNumSuccessors() == 0) {
+      exit = term;
+      return false;
+    }
+    bool someDrain = false;
+    for (Block *succ : term->getSuccessors()) {
+      if (!drains[succ])
+        work.push_back(succ);
+      else
+        someDrain = true;
+    }
+    // The branch where a path that drains and one that does not part.
+    if (someDrain && !branch)
+      branch = term;
+  }
+  // Every path from here reaches a drain, or none exits.
+  return true;
+}
+
 static bool checkDrain(PipelineUses &p) {
   std::optional<RemoteReason> reason = remoteReason(p);
   if (!reason)
@@ -1625,7 +1778,7 @@ static bool checkDrain(PipelineUses &p) {
       continue;
     DrainScan scan(root);
     bool drained = false;
-    Operation *exit = nullptr;
+    Operation *exit = nullptr, *branch = nullptr;
     for (Operation *op = site; op;) {
       Block *block = op->getBlock();
       if (scan.scan(std::next(Block::iterator(op)), block->end())) {
@@ -1634,7 +1787,11 @@ static bool checkDrain(PipelineUses &p) {
       }
       Region *region = block->getParent();
       if (!region->hasOneBlock()) {
-        scan.unknown = true;
+        // The kernel body in cf form: follow the branches.
+        if (region == p.kernel)
+          drained = cfgDrains(op, root, exit, branch, scan.unknown);
+        else
+          scan.unknown = true;
         break;
       }
       if (region == p.kernel) {
@@ -1667,6 +1824,10 @@ static bool checkDrain(PipelineUses &p) {
             "its shared memory after it exited";
     if (scan.partial)
       diag.attachNote(scan.partial->getLoc()) << "drains on some paths only";
+    if (branch)
+      diag.attachNote(branch->getLoc())
+          << "this branch leads to the exit both through a drain and around "
+             "it";
     if (exit)
       diag.attachNote(exit->getLoc()) << "kernel exit";
     if (reason->op != p.create.getOperation())
