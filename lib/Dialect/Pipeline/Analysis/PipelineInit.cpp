@@ -42,7 +42,9 @@ static Operation *findDivergentCall(FunctionOpInterface func,
   if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(func.getOperation());
       gpuFunc && gpuFunc.isKernel())
     return nullptr;
-  Operation *table = SymbolTable::getNearestSymbolTable(func->getParentOp());
+  Operation *parent = func->getParentOp();
+  Operation *table =
+      parent ? SymbolTable::getNearestSymbolTable(parent) : nullptr;
   if (!table)
     return nullptr;
   std::optional<SymbolTable::UseRange> uses =
