@@ -75,17 +75,25 @@ struct Finding {
 
 /// The LSP range of location `loc` in `text`: the token that starts there
 /// (an op name, an SSA or block name, a symbol), on its line.
-static bool toPosition(Location loc, StringRef text, Finding &f) {
+static bool toPosition(Location loc, StringRef text, StringRef name,
+                       Finding &f) {
   auto fileLoc = dyn_cast<FileLineColLoc>(loc);
   if (!fileLoc) {
     if (auto named = dyn_cast<NameLoc>(loc))
-      return toPosition(named.getChildLoc(), text, f);
+      return toPosition(named.getChildLoc(), text, name, f);
+    if (auto call = dyn_cast<CallSiteLoc>(loc))
+      return toPosition(call.getCallee(), text, name, f) ||
+             toPosition(call.getCaller(), text, name, f);
     if (auto fused = dyn_cast<FusedLoc>(loc))
       for (Location inner : fused.getLocations())
-        if (toPosition(inner, text, f))
+        if (toPosition(inner, text, name, f))
           return true;
     return false;
   }
+  // A location in another file (a loc("...") written in the document):
+  // not a place in this one.
+  if (fileLoc.getFilename().getValue() != name)
+    return false;
   f.line = int(fileLoc.getLine()) - 1;
   f.character = int(fileLoc.getColumn()) - 1;
   // The text of that line.
@@ -106,7 +114,7 @@ static bool toPosition(Location loc, StringRef text, Finding &f) {
 
 /// Parses `text` and, when it parses and verifies, runs the linearity
 /// check and, if that holds, the protocol check; their errors.
-static std::vector<Finding> runChecks(StringRef text, StringRef name) {
+static std::vector<Finding> checkChunk(StringRef text, StringRef name) {
   DialectRegistry registry;
   registerDialects(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
@@ -117,13 +125,17 @@ static std::vector<Finding> runChecks(StringRef text, StringRef name) {
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
+    // An error at no place of the document (an unknown location) goes to
+    // its first character.
     Finding f;
-    if (!toPosition(diag.getLocation(), text, f))
-      return success();
+    if (!toPosition(diag.getLocation(), text, name, f)) {
+      f.line = f.character = 0;
+      f.endCharacter = 1;
+    }
     f.message = diag.str();
     for (Diagnostic &note : diag.getNotes()) {
       Finding n;
-      if (!toPosition(note.getLocation(), text, n))
+      if (!toPosition(note.getLocation(), text, name, n))
         continue;
       n.message = note.str();
       f.notes.push_back(std::move(n));
@@ -144,6 +156,32 @@ static std::vector<Finding> runChecks(StringRef text, StringRef name) {
   if (succeeded(pmlir::verifyStageLinearity(*module)))
     (void)pmlir::verifyPipelineProtocol(*module);
   return findings;
+}
+
+/// The checks on each part of a document split into independent parts by
+/// `// -----` lines (as `-split-input-file` splits a test file), each
+/// finding on the document's own line numbers.
+static std::vector<Finding> runChecks(StringRef text, StringRef name) {
+  std::vector<Finding> all;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  size_t first = 0;
+  for (size_t i = 0; i <= lines.size(); ++i) {
+    bool split = i < lines.size() && lines[i].rtrim() == "// -----";
+    if (!split && i < lines.size())
+      continue;
+    // Lines first .. i - 1, as their own text.
+    const char *begin = lines.empty() ? text.data() : lines[first].data();
+    const char *end = i < lines.size() ? lines[i].data() : text.end();
+    for (Finding f : checkChunk(StringRef(begin, end - begin), name)) {
+      f.line += int(first);
+      for (Finding &n : f.notes)
+        n.line += int(first);
+      all.push_back(std::move(f));
+    }
+    first = i + 1;
+  }
+  return all;
 }
 
 static llvm::json::Object toRange(int line, int start, int end) {
@@ -193,6 +231,7 @@ private:
 
   llvm::lsp::JSONStreamStyle style;
   bool pretty;
+  pid_t server = 0;
   std::mutex mutex; // the documents and the client's output
   llvm::StringMap<std::string> documents;
 };
@@ -331,6 +370,12 @@ void Relay::fromServer(std::FILE *fromServerFile) {
     std::lock_guard<std::mutex> lock(mutex);
     sendToClient(std::move(*message));
   }
+  // The server ended (after an exit, or on its own): so does the relay,
+  // with its status, without waiting for the client's next message.
+  int status = 0;
+  waitpid(server, &status, 0);
+  llvm::outs().flush();
+  std::_Exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
 int Relay::run(const std::string &self, const std::vector<std::string> &args) {
@@ -365,6 +410,7 @@ int Relay::run(const std::string &self, const std::vector<std::string> &args) {
                  self.c_str(), std::strerror(errno));
     _exit(127);
   }
+  server = pid;
   close(toChild[0]);
   close(fromChild[1]);
   // A server that ended early: writes to it fail instead of killing the
@@ -404,7 +450,9 @@ int main(int argc, char **argv) {
       pretty = true;
     } else if (a == "-pretty" || a == "--pretty") {
       pretty = true;
-    } else if (a.ends_with("input-style=delimited")) {
+    } else if (a.ends_with("input-style=delimited") ||
+               ((a == "-input-style" || a == "--input-style") && i + 1 < argc &&
+                StringRef(argv[i + 1]) == "delimited")) {
       style = llvm::lsp::JSONStreamStyle::Delimited;
     }
     if (a == "-h" || a == "--help" || a == "-help" || a == "--version") {

@@ -229,3 +229,170 @@ gpu.module @m {
   }
 }
 
+// -----
+
+// The CTA's thread 0 drains, on a path known to run in warp 0 (the
+// producer warp): it is lane 0 of that warp.
+// CHECK-LABEL: gpu.func @d6
+!Multi = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @d6(%is_producer: i1, %c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %b = pipeline.create -> !Multi
+    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %tid0 = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %warp1 = arith.cmpi eq, %warp, %c1 : index
+    scf.if %warp0 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %b as %s : !Multi {
+          pipeline.arrive %s : !pipeline.stage<producer, !Multi>
+        }
+      }
+      scf.if %tid0 {
+        pipeline.drain_producer %b : !Multi
+      }
+    }
+    scf.if %warp1 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %b as %s : !Multi {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+
+// -----
+
+// The drain under warp 0 and the elected lane, after the producer's
+// branch: warp 0 holds on that path.
+// CHECK-LABEL: gpu.func @d7
+!Multi = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @d7(%is_producer: i1, %c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %b = pipeline.create -> !Multi
+    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %tid0 = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %warp1 = arith.cmpi eq, %warp, %c1 : index
+    scf.if %warp0 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %b as %s : !Multi {
+          pipeline.arrive %s : !pipeline.stage<producer, !Multi>
+        }
+      }
+    }
+    scf.if %warp1 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %b as %s : !Multi {
+        }
+      }
+    }
+    %e = nvvm.elect.sync -> i1
+    %w0e = arith.andi %warp0, %e : i1
+    scf.if %w0e {
+      pipeline.drain_producer %b : !Multi
+    }
+    gpu.return
+  }
+}
+
+
+// -----
+
+// The drain under lane != 0: 31 lanes of the producer warp take it.
+// CHECK-LABEL: gpu.func @d9
+!Multi = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @d9(%is_producer: i1, %c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %b = pipeline.create -> !Multi
+    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %tid0 = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %warp1 = arith.cmpi eq, %warp, %c1 : index
+    scf.if %warp0 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %b as %s : !Multi {
+          pipeline.arrive %s : !pipeline.stage<producer, !Multi>
+        }
+      }
+      %ln0 = arith.cmpi ne, %lane, %c0 : index
+      scf.if %ln0 {
+        pipeline.drain_producer %b : !Multi
+      }
+    }
+    scf.if %warp1 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %b as %s : !Multi {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+
+// -----
+
+// In cf form: a branch on lane 0 to the drain.
+// CHECK-LABEL: gpu.func @d12
+!Multi = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @d12(%is_producer: i1, %c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %b = pipeline.create -> !Multi
+    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %tid0 = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %warp1 = arith.cmpi eq, %warp, %c1 : index
+    cf.cond_br %warp0, ^prod, ^other
+  ^prod:
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %b as %s : !Multi {
+          pipeline.arrive %s : !pipeline.stage<producer, !Multi>
+        }
+      }
+    cf.cond_br %lane0, ^drain, ^exit
+  ^drain:
+    pipeline.drain_producer %b : !Multi
+    cf.br ^exit
+  ^other:
+    cf.cond_br %warp1, ^cons, ^exit
+  ^cons:
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %b as %s : !Multi {
+        }
+      }
+    cf.br ^exit
+  ^exit:
+    gpu.return
+  }
+}

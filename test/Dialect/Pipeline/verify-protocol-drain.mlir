@@ -265,3 +265,89 @@ gpu.module @m {
   }
 }
 
+// -----
+
+// The producer runs in lane 1, the drain under lane 0 nested in it: no
+// thread of the path drains.
+!Multi = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @d8(%is_producer: i1, %c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %b = pipeline.create -> !Multi
+    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %tid0 = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %warp1 = arith.cmpi eq, %warp, %c1 : index
+    %lane1 = arith.cmpi eq, %lane, %c1 : index
+    scf.if %lane1 {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait)}}
+        pipeline.produce %b as %s : !Multi {
+          pipeline.arrive %s : !pipeline.stage<producer, !Multi>
+        }
+      }
+      // expected-note @+1 {{drains on some paths only}}
+      scf.if %lane0 {
+        pipeline.drain_producer %b : !Multi
+      }
+    }
+    scf.if %warp1 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %b as %s : !Multi {
+        }
+      }
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}
+
+
+// -----
+
+// An aligned cluster barrier in one lane is no drain (undefined in
+// divergent code).
+!Multi = !pipeline.pipeline<stages = 2, release_ctas = 2>
+gpu.module @m {
+  gpu.func @d13(%is_producer: i1, %c: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %b = pipeline.create -> !Multi
+    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %lane, %c0 : index
+    %tid0 = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %warp1 = arith.cmpi eq, %warp, %c1 : index
+    scf.if %warp0 {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait)}}
+        pipeline.produce %b as %s : !Multi {
+          pipeline.arrive %s : !pipeline.stage<producer, !Multi>
+        }
+      }
+      // expected-note @+1 {{drains on some paths only}}
+      scf.if %lane0 {
+        nvvm.cluster.arrive {aligned}
+        nvvm.cluster.wait {aligned}
+      }
+    }
+    scf.if %warp1 {
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.consume %b as %s : !Multi {
+        }
+      }
+    }
+    // expected-note @+1 {{kernel exit}}
+    gpu.return
+  }
+}

@@ -260,3 +260,136 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The elected lane arms with a raw arrive.expect_tx through one
+// pipeline.mbar and loads through another on the same stage: another
+// way to arm, not judged.
+// CHECK-LABEL: gpu.func @raw_arm_two_mbars
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 4>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!CS = !pipeline.stage<consumer, !TP>
+!Tile = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #WG>
+!Box = memref<64x64xf16, strided<[64, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #WG>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 8>
+gpu.module @m {
+  gpu.func @raw_arm_two_mbars(%da: !Desc, %db: !Desc, %a: memref<4x1x64x64xf16, #WG>, %b: memref<4x1x64x64xf16, #WG>, %k: index) kernel attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%a, %b : memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 128 : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %wg1 = arith.cmpi uge, %warp, %c4 : index
+    scf.if %w0 {
+      %e = nvvm.elect.sync -> i1
+      scf.if %e {
+        scf.for %kb = %c0 to %k step %c1 {
+          %s = pipeline.acquire_producer %tp : !TP
+          %abars, %aid = pipeline.mbar %s : !PS
+          %bytes = arith.constant 16384 : index
+          nvgpu.mbarrier.arrive.expect_tx %abars[%aid], %bytes : !Bars
+          %bars, %id = pipeline.mbar %s : !PS
+          %ta = pipeline.payload %s[0] : !PS -> !Tile
+          %tb = pipeline.payload %s[1] : !PS -> !Tile
+          %ba = memref.subview %ta[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %bb = memref.subview %tb[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %kx = arith.muli %kb, %c64 : index
+          nvgpu.tma.async.load %da[%kx, %c0], %bars[%id] to %ba : !Desc, !Bars -> !Box
+          nvgpu.tma.async.load %db[%kx, %c0], %bars[%id] to %bb : !Desc, !Bars -> !Box
+          pipeline.release %s : !PS
+        }
+      }
+    }
+    scf.if %wg1 {
+      scf.for %kb = %c0 to %k step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !CS
+        pipeline.release %s : !CS
+      }
+    }
+    gpu.return
+  }
+}
+
+
+// -----
+
+// An arm-ahead producer: the stage armed in one iteration is loaded
+// through the carried handle in the next (not judged).
+// CHECK-LABEL: gpu.func @arm_early
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 4>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!CS = !pipeline.stage<consumer, !TP>
+!Tile = memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #WG>
+!Box = memref<64x64xf16, strided<[64, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #WG>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 8>
+gpu.module @m {
+  gpu.func @arm_early(%da: !Desc, %db: !Desc, %a: memref<4x1x64x64xf16, #WG>, %b: memref<4x1x64x64xf16, #WG>, %k: index) kernel attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%a, %b : memref<4x1x64x64xf16, #WG>, memref<4x1x64x64xf16, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 128 : !TP
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %w0 = arith.cmpi eq, %warp, %c0 : index
+    %wg1 = arith.cmpi uge, %warp, %c4 : index
+    %km1 = arith.subi %k, %c1 : index
+    scf.if %w0 {
+      %e = nvvm.elect.sync -> i1
+      scf.if %e {
+        // Stage 0 acquired and armed ahead; each iteration loads the armed
+        // stage, then acquires and arms the next one.
+        %s0 = pipeline.acquire_producer %tp : !TP
+        pipeline.expect_tx %s0 : !PS
+        %last = scf.for %kb = %c0 to %km1 step %c1 iter_args(%s = %s0) -> (!PS) {
+          %kx = arith.muli %kb, %c64 : index
+          %bars, %id = pipeline.mbar %s : !PS
+          %ta = pipeline.payload %s[0] : !PS -> !Tile
+          %tb = pipeline.payload %s[1] : !PS -> !Tile
+          %ba = memref.subview %ta[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %bb = memref.subview %tb[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          nvgpu.tma.async.load %da[%kx, %c0], %bars[%id] to %ba : !Desc, !Bars -> !Box
+          nvgpu.tma.async.load %db[%kx, %c0], %bars[%id] to %bb : !Desc, !Bars -> !Box
+          pipeline.release %s : !PS
+          %next = pipeline.acquire_producer %tp : !TP
+          pipeline.expect_tx %next : !PS
+          scf.yield %next : !PS
+        }
+        %bars, %id = pipeline.mbar %last : !PS
+        %kx = arith.muli %km1, %c64 : index
+          %ta = pipeline.payload %last[0] : !PS -> !Tile
+          %tb = pipeline.payload %last[1] : !PS -> !Tile
+          %ba = memref.subview %ta[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          %bb = memref.subview %tb[0, 0, 0] [1, 64, 64] [1, 1, 1] : !Tile to !Box
+          nvgpu.tma.async.load %da[%kx, %c0], %bars[%id] to %ba : !Desc, !Bars -> !Box
+          nvgpu.tma.async.load %db[%kx, %c0], %bars[%id] to %bb : !Desc, !Bars -> !Box
+        pipeline.release %last : !PS
+      }
+    }
+    scf.if %wg1 {
+      scf.for %kb = %c0 to %k step %c1 {
+        %s = pipeline.acquire_consumer %tp : !TP
+        pipeline.arrive %s : !CS
+        pipeline.release %s : !CS
+      }
+    }
+    gpu.return
+  }
+}

@@ -212,3 +212,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A producer loop over a negative lower bound to 0 against a consumer
+// over its absolute value: equal counts whose atoms have unknown signs
+// (-%lo), not reported.
+// CHECK-LABEL: gpu.func @tc2
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @tc2(%is_producer: i1, %lo: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    %m = math.absi %lo : index
+    scf.if %is_producer {
+      scf.for %i = %lo to %c0 step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+    } else {
+      scf.for %i = %c0 to %m step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -212,3 +212,76 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Each role computes the bound in its own branch (the same op on the same
+// operands), the consumer one more: compared as one value.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @tc14(%is_producer: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{expects the producer and the consumer of this pipeline to move the same number of items, got: the producer makes %1 items, the consumer takes 1 + %1: the consum}}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+
+    scf.if %is_producer {
+      %kt = arith.divui %n, %c4 : index
+      // expected-note @+1 {{the producer makes %1 items here}}
+      scf.for %i = %c0 to %kt step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+    } else {
+      %kt2 = arith.divui %n, %c4 : index
+      %kt3 = arith.addi %kt2, %c1 : index
+      // expected-note @+1 {{the consumer takes 1 + %1 items here}}
+      scf.for %i = %c0 to %kt3 step %c1 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+
+// -----
+
+// A bound through arith.trunci, one more on the consumer's side.
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  gpu.func @tc7(%is_producer: i1, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{expects the producer and the consumer of this pipeline to move the same number of items, got: the producer makes %arg1 items, the consumer takes 1 + %arg1: the }}
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 1 consumer 1 : !P
+    %z = arith.constant 0 : i32
+    %o = arith.constant 1 : i32
+    %n64 = arith.index_cast %n : index to i64
+    %t = arith.trunci %n64 : i64 to i32
+    %t1 = arith.addi %t, %o : i32
+    scf.if %is_producer {
+      // expected-note @+1 {{the producer makes %arg1 items here}}
+      scf.for %i = %c0 to %n step %c1 {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+      }
+    } else {
+      // expected-note @+1 {{the consumer takes 1 + %arg1 items here}}
+      scf.for %i = %z to %t1 step %o : i32 {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+    }
+    gpu.return
+  }
+}

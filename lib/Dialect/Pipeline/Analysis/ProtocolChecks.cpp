@@ -12,6 +12,7 @@
 #include "ProtocolUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,6 +20,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -878,9 +880,26 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
       if (isBarrierAddressOf(user, Role::producer) && !user->use_empty() &&
           !onlyTransactionUses(user->getResult(0)))
         return false;
+    // A handle carried into a loop's next iteration or out of a region
+    // (an arm-ahead producer arms one handle and loads through another):
+    // not judged.
+    auto arg = dyn_cast<BlockArgument>(stage);
+    bool scopedStage = arg && arg.getOwner()->getParentOp() &&
+                       arg.getOwner()->getParentOp()->hasTrait<ScopedStage>();
+    Operation *def = stage.getDefiningOp();
+    if ((arg && !scopedStage) ||
+        (def && !isa_and_present<PipelineDialect>(def->getDialect())) ||
+        llvm::any_of(stage.getUsers(), [](Operation *user) {
+          return !isa_and_present<PipelineDialect>(user->getDialect());
+        }))
+      return false;
     for (MbarOp m : mbars) {
-      if (m.getSubStage() != 0 || !onlyTransactionUses(m.getBarriers()))
+      if (m.getSubStage() != 0)
         continue;
+      // The barrier used for more than loads (a raw arrive.expect_tx arms
+      // it): another way to arm.
+      if (!onlyTransactionUses(m.getBarriers()))
+        return false;
       for (Operation *user : m.getBarriers().getUsers())
         if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user))
           loads.push_back(
@@ -1112,11 +1131,20 @@ public:
   std::string format(const Poly &poly, AsmState &state);
   const Atom &atom(unsigned id) const { return atoms[id]; }
 
+  Affine affineOf(Value v, unsigned depth = 0);
+  /// True when atom `id` is positive whenever the loops run: a loop of its
+  /// own, or a value that is the whole span (ub - lb) of a counted loop.
+  bool positive(unsigned id) const { return positives.contains(id); }
+
 private:
   unsigned atomFor(Atom a);
+  Value canonical(Value v);
   Poly tripCount(scf::ForOp loop);
   Region *kernel;
   SmallVector<Atom> atoms;
+  DenseSet<unsigned> positives;
+  DenseMap<Value, Affine> affineMemo;
+  SmallVector<Value> computed;
 };
 
 } // namespace
@@ -1131,27 +1159,30 @@ unsigned TripCounter::atomFor(Atom a) {
 
 /// `v` as an affine expression: sums, differences and constant multiples of
 /// other values, through integer casts (n + 1, n - 2, 4 * n, n * 4 + k);
-/// anything else is a value of its own.
-static Affine affineOf(Value v, unsigned depth = 0) {
+/// anything else is a value of its own. Memoized: bounds share
+/// subexpressions.
+Affine TripCounter::affineOf(Value v, unsigned depth) {
+  auto it = affineMemo.find(v);
+  if (it != affineMemo.end())
+    return it->second;
   Affine e;
+  Operation *op = v.getDefiningOp();
   if (std::optional<int64_t> c = constantInt(v)) {
     e.constant = *c;
-    return e;
-  }
-  Operation *op = v.getDefiningOp();
-  if (op && depth < 16) {
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-            arith::ExtUIOp>(op))
-      return affineOf(op->getOperand(0), depth + 1);
-    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
-      e = affineOf(op->getOperand(0), depth + 1);
-      e.add(affineOf(op->getOperand(1), depth + 1),
-            isa<arith::AddIOp>(op) ? 1 : -1);
-      return e;
-    }
-    if (isa<arith::MulIOp, arith::ShLIOp>(op)) {
-      std::optional<int64_t> c = constantInt(op->getOperand(1));
-      Value other = op->getOperand(0);
+  } else if (op && depth < 16 &&
+             isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                 arith::ExtUIOp, arith::TruncIOp>(op)) {
+    e = affineOf(op->getOperand(0), depth + 1);
+  } else if (op && depth < 16 && isa<arith::AddIOp, arith::SubIOp>(op)) {
+    e = affineOf(op->getOperand(0), depth + 1);
+    e.add(affineOf(op->getOperand(1), depth + 1),
+          isa<arith::AddIOp>(op) ? 1 : -1);
+  } else {
+    std::optional<int64_t> c;
+    Value other;
+    if (op && depth < 16 && isa<arith::MulIOp, arith::ShLIOp>(op)) {
+      c = constantInt(op->getOperand(1));
+      other = op->getOperand(0);
       if (!c && isa<arith::MulIOp>(op)) {
         c = constantInt(op->getOperand(0));
         other = op->getOperand(1);
@@ -1159,14 +1190,31 @@ static Affine affineOf(Value v, unsigned depth = 0) {
       if (c && isa<arith::ShLIOp>(op))
         c = *c >= 0 && *c < 32 ? std::optional<int64_t>(int64_t(1) << *c)
                                : std::nullopt;
-      if (c) {
-        e.add(affineOf(other, depth + 1), *c);
-        return e;
-      }
     }
+    if (c)
+      e.add(affineOf(other, depth + 1), *c);
+    else
+      e.coeffs[canonical(v)] = 1;
   }
-  e.coeffs[v] = 1;
+  affineMemo[v] = e;
   return e;
+}
+
+/// The first value seen that an op computes the same way as `v` (the same
+/// op, attributes and operands: a bound each role computes in its own
+/// branch), else `v`.
+Value TripCounter::canonical(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getNumRegions() || op->getNumResults() != 1 ||
+      !isMemoryEffectFree(op))
+    return v;
+  for (Value seen : computed)
+    if (seen == v ||
+        OperationEquivalence::isEquivalentTo(
+            seen.getDefiningOp(), op, OperationEquivalence::IgnoreLocations))
+      return seen;
+  computed.push_back(v);
+  return v;
 }
 
 /// The trip count of `loop` as a polynomial: a constant, an affine
@@ -1189,15 +1237,24 @@ Poly TripCounter::tripCount(scf::ForOp loop) {
     if (divisible) {
       if (span.constant)
         p[{}] = span.constant / *step;
+      unsigned terms = 0, last = 0;
       for (auto [v, c] : span.coeffs)
-        if (c)
-          p[{atomFor(Atom{v, std::nullopt})}] += c / *step;
+        if (c) {
+          last = atomFor(Atom{v, std::nullopt});
+          p[{last}] += c / *step;
+          ++terms;
+        }
+      // A loop over lb .. %n + c (c <= 0) runs only when %n is positive.
+      if (terms == 1 && p[{last}] > 0 && span.constant <= 0)
+        positives.insert(last);
       return p;
     }
   }
-  p[{atomFor(
+  unsigned id = atomFor(
       Atom{Value(), LoopSymbol{loop.getLowerBound(), loop.getUpperBound(),
-                               loop.getStep(), loop.getUnsignedCmp()}})}] = 1;
+                               loop.getStep(), loop.getUnsignedCmp()}});
+  positives.insert(id);
+  p[{id}] = 1;
   return p;
 }
 
@@ -1306,12 +1363,16 @@ static void addTo(Poly &poly, const VisitCount &vc, int64_t sign) {
 }
 
 /// True when `poly` is nonzero whenever every loop runs at least once: all
-/// its coefficients are of one sign.
-static bool definiteSign(const Poly &poly) {
+/// its coefficients are of one sign and each of its atoms is positive then
+/// (a value whose sign is not known, a negative lower bound, is not).
+static bool definiteSign(const Poly &poly, const TripCounter &counter) {
   bool pos = false, neg = false;
   for (auto &[syms, coeff] : poly) {
     pos |= coeff > 0;
     neg |= coeff < 0;
+    for (unsigned id : syms)
+      if (!counter.positive(id))
+        return false;
   }
   return pos != neg;
 }
@@ -1364,8 +1425,8 @@ static bool differentSteps(const Poly &prod, const Poly &cons,
     return c && *c == 0;
   };
   bool sameLb = (lbA && lbB) ? lbA == lbB : zeroOrNone(lbA) && zeroOrNone(lbB);
-  Affine ubDiff = affineOf(ubA);
-  ubDiff.add(affineOf(ubB), -1);
+  Affine ubDiff = counter.affineOf(ubA);
+  ubDiff.add(counter.affineOf(ubB), -1);
   bool sameUb =
       ubDiff.constant == 0 &&
       llvm::all_of(ubDiff.coeffs, [](auto &e) { return e.second == 0; });
@@ -1416,7 +1477,7 @@ static bool checkTripCounts(PipelineUses &p) {
   if (diff.empty())
     return false;
   bool steps = false;
-  if (!definiteSign(diff)) {
+  if (!definiteSign(diff, counter)) {
     steps = differentSteps(polys[0], polys[1], counter);
     if (!steps)
       return false;
@@ -1482,7 +1543,10 @@ struct RemoteReason {
 /// pipeline or a cluster barrier on every path.
 class DrainScan {
 public:
-  explicit DrainScan(Value root) : root(root) {}
+  /// `knownTrue`: the conditions that hold for the threads on the path
+  /// (those of the scf.if branches around the producer's visit).
+  DrainScan(Value root, const DenseSet<Value> &knownTrue)
+      : root(root), knownTrue(knownTrue) {}
 
   /// True if every path through the ops from `begin` to the end of the
   /// block drains.
@@ -1493,13 +1557,36 @@ public:
   Operation *partial = nullptr;
   std::string partialPath;
 
+  /// True when at least one lane of the warp on the path takes each
+  /// branch of a condition that splits the warp by lane: nvvm.elect.sync,
+  /// lane == c / lane != c, the x thread id == c inside the warp the path
+  /// is known to run in, a conjunction with a condition known to hold.
+  bool splitsWarp(Value cond) const;
+
 private:
   bool scanRegion(Region &region);
   Value root;
-  bool arrived = false; // nvvm.cluster.arrive on every path so far
+  const DenseSet<Value> &knownTrue;
+  bool arrived = false;   // nvvm.cluster.arrive on every path so far
+  bool byDrainOp = false; // the last drain found was a drain_producer
 };
 
 } // namespace
+
+/// The x thread id, through index casts.
+static bool isThreadIdX(Value x) {
+  while (Operation *d = x.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(d))
+      break;
+    x = d->getOperand(0);
+  }
+  Operation *d = x.getDefiningOp();
+  if (!d)
+    return false;
+  if (auto tid = dyn_cast<gpu::ThreadIdOp>(d))
+    return tid.getDimension() == gpu::Dimension::x;
+  return d->getName().getStringRef() == "nvvm.read.ptx.sreg.tid.x";
+}
 
 /// The lane of the executing thread within its warp: gpu.lane_id, the
 /// laneid register, or the x thread id modulo 32 (remui by 32, andi 31),
@@ -1513,52 +1600,82 @@ static bool isLaneIndex(Value v) {
   StringRef name = op->getName().getStringRef();
   if (isa<gpu::LaneIdOp>(op) || name == "nvvm.read.ptx.sreg.laneid")
     return true;
-  auto isTidX = [](Value x) {
-    while (Operation *d = x.getDefiningOp()) {
-      if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(d))
-        break;
-      x = d->getOperand(0);
-    }
-    Operation *d = x.getDefiningOp();
-    if (!d)
-      return false;
-    if (auto tid = dyn_cast<gpu::ThreadIdOp>(d))
-      return tid.getDimension() == gpu::Dimension::x;
-    return d->getName().getStringRef() == "nvvm.read.ptx.sreg.tid.x";
-  };
   std::optional<int64_t> c;
   if (isa<arith::RemUIOp>(op) && (c = constantInt(op->getOperand(1))) &&
       *c == 32)
-    return isTidX(op->getOperand(0));
+    return isThreadIdX(op->getOperand(0));
   if (isa<arith::AndIOp>(op) && (c = constantInt(op->getOperand(1))) &&
       *c == 31)
-    return isTidX(op->getOperand(0));
+    return isThreadIdX(op->getOperand(0));
   return false;
 }
 
-/// Which branch of an scf.if on `cond` at least one lane of every warp
-/// that reaches it takes: 0 the then-branch (nvvm.elect.sync, lane == c
-/// for c < 32), 1 the else-branch (lane != c), -1 not known.
-static int branchOfSomeLane(Value cond) {
+/// `cond` as `v == c` (or `c == v`): v and c.
+static std::optional<std::pair<Value, int64_t>> equalsConstant(Value cond) {
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+    return std::nullopt;
+  if (std::optional<int64_t> c = constantInt(cmp.getRhs()))
+    return std::pair{cmp.getLhs(), *c};
+  if (std::optional<int64_t> c = constantInt(cmp.getLhs()))
+    return std::pair{cmp.getRhs(), *c};
+  return std::nullopt;
+}
+
+/// The warp index x / 32 (divui by 32, shrui by 5) of the x thread id.
+static bool isWarpIndex(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+    return isWarpIndex(op->getOperand(0));
+  std::optional<int64_t> c =
+      constantInt(op->getOperand(op->getNumOperands() - 1));
+  if (isa<arith::DivUIOp>(op) && c && *c == 32)
+    return isThreadIdX(op->getOperand(0));
+  if (isa<arith::ShRUIOp>(op) && c && *c == 5)
+    return isThreadIdX(op->getOperand(0));
+  return false;
+}
+
+bool DrainScan::splitsWarp(Value cond) const {
   Operation *op = cond.getDefiningOp();
   if (!op)
-    return -1;
+    return false;
   if (op->getName().getStringRef() == "nvvm.elect.sync")
-    return 0;
+    return true;
+  if (auto andOp = dyn_cast<arith::AndIOp>(op))
+    return (splitsWarp(andOp.getLhs()) && knownTrue.contains(andOp.getRhs())) ||
+           (splitsWarp(andOp.getRhs()) && knownTrue.contains(andOp.getLhs()));
   auto cmp = dyn_cast<arith::CmpIOp>(op);
-  if (!cmp)
-    return -1;
-  Value lane = cmp.getLhs(), other = cmp.getRhs();
-  if (!isLaneIndex(lane))
-    std::swap(lane, other);
-  std::optional<int64_t> c = constantInt(other);
-  if (!isLaneIndex(lane) || !c || *c < 0 || *c >= 32)
-    return -1;
-  if (cmp.getPredicate() == arith::CmpIPredicate::eq)
-    return 0;
-  if (cmp.getPredicate() == arith::CmpIPredicate::ne)
-    return 1;
-  return -1;
+  if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::eq &&
+               cmp.getPredicate() != arith::CmpIPredicate::ne))
+    return false;
+  Value v = cmp.getLhs();
+  std::optional<int64_t> c = constantInt(cmp.getRhs());
+  if (!c) {
+    v = cmp.getRhs();
+    c = constantInt(cmp.getLhs());
+  }
+  if (!c)
+    return false;
+  if (isLaneIndex(v)) {
+    if (*c < 0 || *c >= 32)
+      return false;
+    // Not when the path is known to run in another single lane.
+    for (Value known : knownTrue)
+      if (auto eq = equalsConstant(known);
+          eq && isLaneIndex(eq->first) && eq->second != *c)
+        return false;
+    return true;
+  }
+  // tid.x == c on a path known to run in warp c / 32.
+  if (isThreadIdX(v) && *c >= 0)
+    for (Value known : knownTrue)
+      if (auto eq = equalsConstant(known);
+          eq && isWarpIndex(eq->first) && eq->second == *c / 32)
+        return true;
+  return false;
 }
 
 bool DrainScan::scanRegion(Region &region) {
@@ -1574,8 +1691,10 @@ bool DrainScan::scanRegion(Region &region) {
 bool DrainScan::scan(Block::iterator begin, Block::iterator end) {
   for (Operation &op : llvm::make_range(begin, end)) {
     if (auto drain = dyn_cast<DrainProducerOp>(op)) {
-      if (rootOf(drain.getPipeline()) == root)
+      if (rootOf(drain.getPipeline()) == root) {
+        byDrainOp = true;
         return true;
+      }
       continue;
     }
     StringRef name = op.getName().getStringRef();
@@ -1584,18 +1703,22 @@ bool DrainScan::scan(Block::iterator begin, Block::iterator end) {
       continue;
     }
     if (name == "nvvm.cluster.wait") {
-      if (arrived)
+      if (arrived) {
+        byDrainOp = false;
         return true;
+      }
       continue;
     }
     if (op.getNumRegions() == 0)
       continue;
     if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
       bool before = arrived, allArrived = true;
-      SmallVector<bool> drained;
+      SmallVector<bool> drained, byDrain;
       for (Region &region : op.getRegions()) {
         arrived = before;
+        byDrainOp = false;
         drained.push_back(scanRegion(region));
+        byDrain.push_back(drained.back() && byDrainOp);
         allArrived &= arrived;
       }
       arrived = allArrived;
@@ -1605,10 +1728,13 @@ bool DrainScan::scan(Block::iterator begin, Block::iterator end) {
       // a drain in the branch that one lane of the warp takes (the elected
       // or lane-0 thread that issued the warp's signals, as CUTLASS runs
       // producer_tail) keeps the CTA alive for the lanes that skip it.
-      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-        int lane = branchOfSomeLane(ifOp.getCondition());
-        if (lane >= 0 && unsigned(lane) < drained.size() && drained[lane])
-          return true;
+      // (A drain_producer: an aligned cluster barrier in one lane is no
+      // drain, it is undefined in divergent code.)
+      if (auto ifOp = dyn_cast<scf::IfOp>(op);
+          ifOp && splitsWarp(ifOp.getCondition()) &&
+          llvm::any_of(byDrain, [](bool d) { return d; })) {
+        byDrainOp = true;
+        return true;
       }
       if (!partial && llvm::any_of(drained, [](bool d) { return d; })) {
         partial = &op;
@@ -1693,13 +1819,15 @@ static std::optional<RemoteReason> remoteReason(PipelineUses &p) {
 /// `exit` is set to the return a failing path reaches; `unknown` when the
 /// form is not understood (a cluster arrive whose wait is in another block,
 /// a terminator that is neither a branch nor a return).
-static bool cfgDrains(Operation *from, Value root, Operation *&exit,
+static bool cfgDrains(Operation *from, Value root,
+                      const DenseSet<Value> &knownTrue, Operation *&exit,
                       Operation *&branch, bool &unknown) {
   Region *region = from->getBlock()->getParent();
   DenseMap<Block *, bool> own; // the block's ops drain by themselves
   DenseMap<Block *, bool> drains;
+  DrainScan lanes(root, knownTrue);
   for (Block &block : *region) {
-    DrainScan scan(root);
+    DrainScan scan(root, knownTrue);
     own[&block] = scan.scan(block.begin(), block.end());
     if (scan.unknown)
       unknown = true;
@@ -1721,6 +1849,10 @@ static bool cfgDrains(Operation *from, Value root, Operation *&exit,
       if (term)
         for (Block *succ : term->getSuccessors())
           all &= drains[succ];
+      // A branch on a lane split: one lane of the warp draining is enough.
+      if (auto cond = dyn_cast_or_null<cf::CondBranchOp>(term);
+          cond && !all && lanes.splitsWarp(cond.getCondition()))
+        all = drains[cond.getTrueDest()] || drains[cond.getFalseDest()];
       if (!all) {
         drains[&block] = false;
         changed = true;
@@ -1728,7 +1860,7 @@ static bool cfgDrains(Operation *from, Value root, Operation *&exit,
     }
   }
   // The rest of `from`'s block, then its successors.
-  DrainScan scan(root);
+  DrainScan scan(root, knownTrue);
   if (scan.scan(std::next(Block::iterator(from)), from->getBlock()->end()))
     return true;
   if (scan.unknown) {
@@ -1754,6 +1886,10 @@ static bool cfgDrains(Operation *from, Value root, Operation *&exit,
       return false;
     }
     bool someDrain = false;
+    auto cond = dyn_cast<cf::CondBranchOp>(term);
+    if (cond && lanes.splitsWarp(cond.getCondition()) &&
+        (drains[cond.getTrueDest()] || drains[cond.getFalseDest()]))
+      continue;
     for (Block *succ : term->getSuccessors()) {
       if (!drains[succ])
         work.push_back(succ);
@@ -1776,7 +1912,14 @@ static bool checkDrain(PipelineUses &p) {
   for (Operation *site : p.users) {
     if (!isItemSite(site, Role::producer))
       continue;
-    DrainScan scan(root);
+    // The conditions of the scf.if then-branches around the visit hold for
+    // its threads along the rest of the path.
+    DenseSet<Value> knownTrue;
+    for (Operation *at = site; at; at = at->getParentOp())
+      if (auto ifOp = dyn_cast_or_null<scf::IfOp>(at->getParentOp());
+          ifOp && ifOp.getThenRegion().isAncestor(at->getParentRegion()))
+        knownTrue.insert(ifOp.getCondition());
+    DrainScan scan(root, knownTrue);
     bool drained = false;
     Operation *exit = nullptr, *branch = nullptr;
     for (Operation *op = site; op;) {
@@ -1789,7 +1932,7 @@ static bool checkDrain(PipelineUses &p) {
       if (!region->hasOneBlock()) {
         // The kernel body in cf form: follow the branches.
         if (region == p.kernel)
-          drained = cfgDrains(op, root, exit, branch, scan.unknown);
+          drained = cfgDrains(op, root, knownTrue, exit, branch, scan.unknown);
         else
           scan.unknown = true;
         break;

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -281,9 +282,12 @@ bool protocol::onlyTransactionUses(Value group) {
       }
       // The barrier operand of a bulk tensor copy into shared memory
       // (complete_tx only).
-      if (name == "nvvm.cp.async.bulk.tensor.shared.cluster.global") {
-        // Operand 0 is the destination, 1 the tensor map, 2 the barrier.
-        if (use.getOperandNumber() != 2)
+      if (auto copy =
+              dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(user)) {
+        if (use.get() != copy.getMbar() ||
+            llvm::any_of(copy->getOpOperands(), [&](OpOperand &other) {
+              return &other != &use && other.get() == use.get();
+            }))
           return false;
         continue;
       }
