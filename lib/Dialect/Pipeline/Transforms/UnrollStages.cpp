@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -228,6 +229,19 @@ static void markOneStage(const Candidate &c) {
     markKnownStages(c, body, &op, &op, 0);
 }
 
+/// True when `v` is a 32-bit value as an index: a constant that fits in
+/// i32, or a sign-extending cast of an integer of at most 32 bits.
+static bool isI32Index(Value v) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c.isSignedIntN(32);
+  auto cast = v.getDefiningOp<arith::IndexCastOp>();
+  if (!cast)
+    return false;
+  auto type = dyn_cast<IntegerType>(cast.getIn().getType());
+  return type && type.getWidth() <= 32;
+}
+
 static void unroll(const Candidate &c) {
   scf::ForOp loop = c.loop;
   Location loc = loop.getLoc();
@@ -277,8 +291,25 @@ static void unroll(const Candidate &c) {
   Value end = arith::AddIOp::create(
       b, loc, mid, arith::MulIOp::create(b, loc, iterations, roundStep));
 
-  auto main =
-      scf::ForOp::create(b, loc, mid, end, roundStep, prologue.getResults());
+  // A loop over 32-bit bounds counts in i32, as a hand-written ring's
+  // `int` does: one 32-bit add and compare per round instead of a 64-bit
+  // pair. Safe: mid <= end <= ub and the last increment reaches end, all
+  // within the i32 range of the bounds.
+  APInt stepValue;
+  bool narrow = loop.getInductionVar().getType().isIndex() &&
+                !loop.getUnsignedCmp() && isI32Index(lb) && isI32Index(ub) &&
+                matchPattern(step, m_ConstantInt(&stepValue)) &&
+                stepValue.isStrictlyPositive() &&
+                (stepValue * factor).isSignedIntN(32);
+  Type i32 = b.getI32Type();
+  auto toI32 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, i32, v);
+  };
+  auto main = narrow
+                  ? scf::ForOp::create(b, loc, toI32(mid), toI32(end),
+                                       toI32(roundStep), prologue.getResults())
+                  : scf::ForOp::create(b, loc, mid, end, roundStep,
+                                       prologue.getResults());
   {
     OpBuilder::InsertionGuard guard(b);
     Block *mainBody = main.getBody();
@@ -287,9 +318,12 @@ static void unroll(const Candidate &c) {
     Block *body = loop.getBody();
     ValueRange carried = main.getRegionIterArgs();
     SmallVector<Value> next(carried.begin(), carried.end());
+    Value mainIv = main.getInductionVar();
+    if (narrow)
+      mainIv = arith::IndexCastOp::create(b, loc, b.getIndexType(), mainIv);
     for (int64_t j = 0; j < factor; ++j) {
       IRMapping map;
-      Value iv = main.getInductionVar();
+      Value iv = mainIv;
       if (j)
         iv = arith::AddIOp::create(b, loc, iv,
                                    arith::MulIOp::create(b, loc, step, cst(j)));

@@ -122,7 +122,11 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
     phase flips once per round), as in a hand-written ring unrolled by its
     stage count, and waits with a convergent try_wait loop that LLVM does
     not duplicate into the paths of a lane branch. A one-stage loop is not
-    unrolled: its ops are marked with stage 0 in place.
+    unrolled: its ops are marked with stage 0 in place. When the loop's
+    bounds are 32-bit values (a sign-extending `index_cast` of an i32, a
+    constant) and its step a constant, the unrolled loop counts in i32 (the
+    body gets its index through a cast), as a hand-written ring's `int`
+    counter does.
 
     Not unrolled: loops that drain, step a role under an `scf.if` or in a
     nested loop, step it twice, use a handle whose acquire the pass cannot
