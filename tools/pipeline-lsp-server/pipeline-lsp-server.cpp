@@ -304,8 +304,11 @@ void Relay::remember(const llvm::json::Object &message) {
   }
 }
 
-void Relay::fromClient(std::FILE *toServer) {
-  llvm::lsp::JSONTransportInputOverFile input(stdin, style);
+/// Reads the JSON messages of `in` in framing `style` until its end, or
+/// until `handle` returns false; messages that are no JSON are skipped.
+static void readMessages(std::FILE *in, llvm::lsp::JSONStreamStyle style,
+                         llvm::function_ref<bool(llvm::json::Value)> handle) {
+  llvm::lsp::JSONTransportInputOverFile input(in, style);
   std::string json;
   while (!input.isEndOfInput() && !input.hasError()) {
     if (failed(input.readMessage(json)))
@@ -315,61 +318,60 @@ void Relay::fromClient(std::FILE *toServer) {
       llvm::consumeError(message.takeError());
       continue;
     }
+    if (!handle(std::move(*message)))
+      return;
+  }
+}
+
+void Relay::fromClient(std::FILE *toServer) {
+  readMessages(stdin, style, [&](llvm::json::Value message) {
     bool exit = false;
-    if (const llvm::json::Object *obj = message->getAsObject()) {
+    if (const llvm::json::Object *obj = message.getAsObject()) {
       remember(*obj);
       exit = obj->getString("method") == StringRef("exit");
     }
-    sendToServer(toServer, *message);
-    if (exit || std::ferror(toServer))
-      break;
-  }
+    sendToServer(toServer, message);
+    return !exit && !std::ferror(toServer);
+  });
   std::fclose(toServer);
 }
 
 void Relay::fromServer(std::FILE *fromServerFile) {
-  llvm::lsp::JSONTransportInputOverFile input(
-      fromServerFile, llvm::lsp::JSONStreamStyle::Standard);
-  std::string json;
-  while (!input.isEndOfInput() && !input.hasError()) {
-    if (failed(input.readMessage(json)))
-      continue;
-    llvm::Expected<llvm::json::Value> message = llvm::json::parse(json);
-    if (!message) {
-      llvm::consumeError(message.takeError());
-      continue;
-    }
-    llvm::json::Object *obj = message->getAsObject();
-    if (obj && obj->getString("method") ==
-                   StringRef("textDocument/publishDiagnostics")) {
-      llvm::json::Object *params = obj->getObject("params");
-      llvm::json::Array *diags =
-          params ? params->getArray("diagnostics") : nullptr;
-      std::optional<StringRef> uri =
-          params ? params->getString("uri") : std::nullopt;
-      // Only a document the server found no error in.
-      bool clean =
-          diags && llvm::none_of(*diags, [](const llvm::json::Value &d) {
-            const llvm::json::Object *o = d.getAsObject();
-            return o && o->getInteger("severity") == int64_t(1);
-          });
-      std::string text;
-      bool known = false;
-      if (uri) {
-        std::lock_guard<std::mutex> lock(mutex);
-        auto it = documents.find(*uri);
-        if (it != documents.end()) {
-          text = it->second;
-          known = true;
-        }
-      }
-      if (clean && known)
-        for (const Finding &f : runChecks(text, *uri))
-          diags->push_back(toJson(f, *uri));
-    }
-    std::lock_guard<std::mutex> lock(mutex);
-    sendToClient(std::move(*message));
-  }
+  readMessages(fromServerFile, llvm::lsp::JSONStreamStyle::Standard,
+               [&](llvm::json::Value message) {
+                 llvm::json::Object *obj = message.getAsObject();
+                 if (obj && obj->getString("method") ==
+                                StringRef("textDocument/publishDiagnostics")) {
+                   llvm::json::Object *params = obj->getObject("params");
+                   llvm::json::Array *diags =
+                       params ? params->getArray("diagnostics") : nullptr;
+                   std::optional<StringRef> uri =
+                       params ? params->getString("uri") : std::nullopt;
+                   // Only a document the server found no error in.
+                   bool clean =
+                       diags &&
+                       llvm::none_of(*diags, [](const llvm::json::Value &d) {
+                         const llvm::json::Object *o = d.getAsObject();
+                         return o && o->getInteger("severity") == int64_t(1);
+                       });
+                   std::string text;
+                   bool known = false;
+                   if (uri) {
+                     std::lock_guard<std::mutex> lock(mutex);
+                     auto it = documents.find(*uri);
+                     if (it != documents.end()) {
+                       text = it->second;
+                       known = true;
+                     }
+                   }
+                   if (clean && known)
+                     for (const Finding &f : runChecks(text, *uri))
+                       diags->push_back(toJson(f, *uri));
+                 }
+                 std::lock_guard<std::mutex> lock(mutex);
+                 sendToClient(std::move(message));
+                 return true;
+               });
   // The server ended (after an exit, or on its own): so does the relay,
   // with its status, without waiting for the client's next message.
   int status = 0;

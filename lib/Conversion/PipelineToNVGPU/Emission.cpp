@@ -515,6 +515,18 @@ static void arriveOnFirstCta(OpBuilder &b, Location loc, Value local) {
   });
 }
 
+/// The group of lanes that arrive together on the barrier at `local`
+/// (lanesOnSameBarrier): its size and the executing lane's rank in it.
+static std::pair<Value, Value> laneInGroup(OpBuilder &b, Location loc,
+                                           Value local) {
+  Type i32 = b.getI32Type();
+  Value mask = lanesOnSameBarrier(b, loc, local);
+  Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
+  Value below = arith::AndIOp::create(b, loc, mask,
+                                      NVVM::LaneMaskLtOp::create(b, loc, i32));
+  return {active, LLVM::CtPopOp::create(b, loc, i32, below)};
+}
+
 /// The executing threads arrive once each on the barrier at `local` in the
 /// `size` CTAs of their aligned group, spread over the lanes that execute
 /// this together (as CUTLASS spreads a warpgroup's consumer arrivals over
@@ -526,12 +538,7 @@ static void arriveOnFirstCta(OpBuilder &b, Location loc, Value local) {
 /// thread.
 static void arriveOnGroup(OpBuilder &b, Location loc, Value local,
                           unsigned size) {
-  Type i32 = b.getI32Type();
-  Value mask = lanesOnSameBarrier(b, loc, local);
-  Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
-  Value below = arith::AndIOp::create(b, loc, mask,
-                                      NVVM::LaneMaskLtOp::create(b, loc, i32));
-  Value lane = LLVM::CtPopOp::create(b, loc, i32, below);
+  auto [active, lane] = laneInGroup(b, loc, local);
   Value base = groupBaseRank(b, loc, size);
   for (unsigned k = 0; k < size; ++k) {
     Value mine = arith::CmpIOp::create(
@@ -554,12 +561,7 @@ static void arriveOnGroup(OpBuilder &b, Location loc, Value local,
 /// CTAs of cluster rank r with r % size == j.
 static void arriveOnCross(OpBuilder &b, Location loc, Value local,
                           PipelineType type) {
-  Type i32 = b.getI32Type();
-  Value mask = lanesOnSameBarrier(b, loc, local);
-  Value active = LLVM::CtPopOp::create(b, loc, i32, mask);
-  Value below = arith::AndIOp::create(b, loc, mask,
-                                      NVVM::LaneMaskLtOp::create(b, loc, i32));
-  Value lane = LLVM::CtPopOp::create(b, loc, i32, below);
+  auto [active, lane] = laneInGroup(b, loc, local);
   auto [targets, block] = crossMask(b, loc, type);
   unsigned ctas = type.getClusterM() * type.getClusterN();
   for (unsigned r = 0; r < ctas; ++r) {

@@ -48,28 +48,17 @@ namespace {
 /// Which CTAs of the cluster a condition selects.
 enum class PairSide { Unknown, Leader, Peer, FirstCta };
 
-/// True for %cluster_ctarank (through index casts): the linear rank.
-bool isLinearClusterRank(Value v) {
+/// True for the cluster rank (through index casts): %cluster_ctarank, or,
+/// unless `linearOnly`, %cluster_ctaid.x (its parity is the rank's in a
+/// cluster of even x size; == 0 selects a column of a 2-D cluster).
+bool isClusterRank(Value v, bool linearOnly = false) {
   Operation *op = v.getDefiningOp();
   if (!op)
     return false;
-  if (auto cast = dyn_cast<arith::IndexCastOp>(op))
-    return isLinearClusterRank(cast.getIn());
-  if (auto cast = dyn_cast<arith::IndexCastUIOp>(op))
-    return isLinearClusterRank(cast.getIn());
-  return op->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank";
-}
-
-bool isClusterRank(Value v) {
-  Operation *op = v.getDefiningOp();
-  if (!op)
-    return false;
-  if (auto cast = dyn_cast<arith::IndexCastOp>(op))
-    return isClusterRank(cast.getIn());
-  if (auto cast = dyn_cast<arith::IndexCastUIOp>(op))
-    return isClusterRank(cast.getIn());
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+    return isClusterRank(op->getOperand(0), linearOnly);
   if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
-    return id.getDimension() == gpu::Dimension::x;
+    return !linearOnly && id.getDimension() == gpu::Dimension::x;
   return op->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank";
 }
 
@@ -102,9 +91,9 @@ PairSide sideOf(Value cond, unsigned depth = 0) {
   // rank: %cluster_ctaid.x == 0 is a whole column of a 2-D cluster.
   APInt k;
   if (cmp.getPredicate() == arith::CmpIPredicate::eq &&
-      ((isLinearClusterRank(cmp.getLhs()) &&
+      ((isClusterRank(cmp.getLhs(), /*linearOnly=*/true) &&
         matchPattern(cmp.getRhs(), m_ConstantInt(&k)) && k.isZero()) ||
-       (isLinearClusterRank(cmp.getRhs()) &&
+       (isClusterRank(cmp.getRhs(), /*linearOnly=*/true) &&
         matchPattern(cmp.getLhs(), m_ConstantInt(&k)) && k.isZero())))
     return PairSide::FirstCta;
   Value parity = cmp.getLhs(), other = cmp.getRhs();
