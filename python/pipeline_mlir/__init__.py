@@ -17,6 +17,7 @@ from .compiler import (CompiledModule, __version__, cache_dir, check, chips,
                        clear_cache, compile, option_defaults)
 from .driver import DeviceArray, TensorMap, device_info, zeros
 from .dtypes import from_bf16, to_bf16
+from .matmul import gemm
 from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchError,
                      PipelineError, ToolchainError)
 from .ir import (Kernel, Module, Stage, Value, aligned_offset, as_value, barrier,

@@ -157,7 +157,15 @@ class _Driver:
     def free(self, ptr):
         self.lib.cuMemFree_v2(ctypes.c_uint64(ptr))
 
-    def htod(self, ptr, host, nbytes):
+    def htod(self, ptr, host, nbytes, stream=None):
+        """Copies host bytes to the device: waited for, or with a stream
+        handle ordered on that stream (the source is staged before this
+        returns)."""
+        if stream:
+            self.check(self.lib.cuMemcpyHtoDAsync_v2(
+                ctypes.c_uint64(ptr), ctypes.c_void_p(host), ctypes.c_size_t(nbytes),
+                ctypes.c_void_p(stream)), "cuMemcpyHtoDAsync")
+            return
         self.check(self.lib.cuMemcpyHtoD_v2(ctypes.c_uint64(ptr), ctypes.c_void_p(host),
                                             ctypes.c_size_t(nbytes)), "cuMemcpyHtoD")
 
@@ -168,7 +176,10 @@ class _Driver:
     def function(self, compiled, name):
         # One CUmodule per distinct cubin (compiles and cache hits of the
         # same kernel share it); modules stay loaded for the process.
-        key = hashlib.sha256(compiled.cubin).hexdigest() if compiled.cubin else id(compiled)
+        key = getattr(compiled, "_module_key", None)
+        if key is None:
+            key = hashlib.sha256(compiled.cubin).hexdigest() if compiled.cubin else id(compiled)
+            compiled._module_key = key
         if key not in self.modules:
             if not compiled.cubin:
                 raise LaunchError(f"module {compiled.name} has no cubin (compiled with "
@@ -295,10 +306,13 @@ class TensorMap:
     """A TMA descriptor (cuTensorMapEncodeTiled) of a row-major device array,
     copied to device memory: the kernel argument of a
     `!nvgpu.tensormap.descriptor` parameter. `box` is the tile shape,
-    outermost first, as in the descriptor type's `tensor = memref<...>`."""
+    outermost first, as in the descriptor type's `tensor = memref<...>`.
+    `stream` (a CUstream handle, or an object with `cuda_stream`): the
+    descriptor is uploaded in that stream's order, for kernels launched
+    on it; by default the upload is waited for."""
 
     def __init__(self, array, box, element=None, swizzle="none", oob="zero",
-                 l2promo="none"):
+                 l2promo="none", stream=None):
         self._keep = [array]  # the descriptor holds the array's address
         ptr, shape, elem = _device_view(array, self._keep)
         element = element or elem
@@ -345,7 +359,8 @@ class TensorMap:
             strides, boxdim, estrides, 0, _SWIZZLE[swizzle], _L2PROMO[l2promo], oob_fill),
             f"cuTensorMapEncodeTiled(shape {shape}, box {box}, {element})")
         self.device = DeviceArray((128,), np.uint8)
-        d.htod(self.device.ptr, ctypes.addressof(self._map), 128)
+        d.htod(self.device.ptr, ctypes.addressof(self._map), 128,
+               getattr(stream, "cuda_stream", stream))
 
 
 def _element_name(dtype):
@@ -456,6 +471,21 @@ def _chip_runs_on(chip, cc):
     return num // 10 == cc[0] and num <= dev
 
 
+class PreparedLaunch:
+    """A kernel launch with its configuration and parameters built
+    (`LoadedKernel.prepare`): calling it launches, nothing else."""
+
+    def __init__(self, driver, fn, config, attrs, params, keep, where, stream):
+        self.driver, self.fn, self.config, self.params = driver, fn, config, params
+        self._keep = (attrs, keep)  # the structures the pointers point into
+        self.where, self.stream = where, stream
+
+    def __call__(self):
+        self.driver.check(self.driver.lib.cuLaunchKernelEx(
+            ctypes.byref(self.config), self.fn, self.params, None),
+            f"launching {self.where}")
+
+
 class LoadedKernel:
     """A kernel of a CompiledModule, launchable with __call__."""
 
@@ -465,13 +495,41 @@ class LoadedKernel:
         self.params = params
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), smem=0, cluster=None,
-                 sync=True):
+                 sync=True, stream=None):
         """Launches the kernel. Arguments in the order of the kernel's
         parameters: numpy arrays (copied in, and back out after the launch),
         device arrays (pm.DeviceArray, torch/cupy tensors through DLPack or
         __cuda_array_interface__, zero copy), pm.TensorMap for TMA
         descriptors, numbers for scalars. `smem` is the dynamic shared memory
-        in bytes; `cluster` the cluster dims."""
+        in bytes; `cluster` the cluster dims. `stream`: a CUstream handle (an
+        int, or an object with `cuda_stream`, as torch's streams) to launch
+        on; None is the legacy default stream. With `sync`, the launch is
+        waited for: the stream, or the whole context without one."""
+        launch, copy_back = self._prepare(args, grid, block, smem, cluster, stream)
+        launch()
+        d, handle = launch.driver, launch.stream
+        if (sync or copy_back) and handle:
+            d.check(d.lib.cuStreamSynchronize(ctypes.c_void_p(handle)),
+                    f"{launch.where} (cuStreamSynchronize)")
+        elif sync or copy_back:
+            d.synchronize()
+        for array, dev in copy_back:
+            d.dtoh(array.ctypes.data, dev.ptr, array.nbytes)
+
+    def prepare(self, *args, grid=(1, 1, 1), block=(1, 1, 1), smem=0, cluster=None,
+                stream=None):
+        """The launch with its arguments checked and its parameters built
+        once: calling the result launches it again, as `__call__` would
+        with the same arguments, without waiting (a repeated launch on the
+        same device arrays, the way `pipeline_mlir.gemm` launches). Host
+        (numpy) arrays are refused: they are copied per launch."""
+        launch, copy_back = self._prepare(args, grid, block, smem, cluster, stream)
+        if copy_back:
+            raise LaunchError(f"kernel {self.name}: prepare takes device arrays; numpy "
+                              "arrays are copied in and out at every launch")
+        return launch
+
+    def _prepare(self, args, grid, block, smem, cluster, stream):
         where = f"kernel {self.name}"
         if len(args) != len(self.params):
             raise LaunchError(f"{where} takes {len(self.params)} arguments "
@@ -505,7 +563,11 @@ class LoadedKernel:
         if smem + static.value > 48 * 1024:
             d.check(d.lib.cuFuncSetAttribute(fn, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              smem), "cuFuncSetAttribute(dynamic smem)")
-        config = _LaunchConfig(*grid, *block, smem, None, None, 0)
+        handle = getattr(stream, "cuda_stream", stream)
+        if handle is not None and not isinstance(handle, int):
+            raise LaunchError(f"{where}: stream is a CUstream handle (an int) or has "
+                              f"one in .cuda_stream, got {type(stream).__name__}")
+        config = _LaunchConfig(*grid, *block, smem, handle or None, None, 0)
         attrs = (_LaunchAttribute * 1)()
         if cluster is not None:
             cluster = _dims(cluster, "cluster")
@@ -519,13 +581,8 @@ class LoadedKernel:
             config.numAttrs = 1
         params = (ctypes.c_void_p * max(len(values), 1))(
             *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
-        d.check(d.lib.cuLaunchKernelEx(ctypes.byref(config), fn, params, None),
-                f"launching {where}")
-        if sync or copy_back:
-            d.synchronize()
-        for array, dev in copy_back:
-            d.dtoh(array.ctypes.data, dev.ptr, array.nbytes)
-        del keep
+        return PreparedLaunch(d, fn, config, attrs, params, (values, keep), where,
+                              handle), copy_back
 
     def _argument(self, where, pname, ptype, arg, keep, copy_back):
         if isinstance(ptype, T.MemRefType):

@@ -28,5 +28,10 @@ for what, chip in ((handoff_ring.handoff_ring, "sm_90a"), (handoff_ring.handoff_
                    (dynamic_shapes.scale_rows, "sm_90a")):
     mod = pm.compile(what, chip=chip)
     print(f"{mod.name} {chip}: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")
+# pm.gemm's variants.
+from pipeline_mlir import matmul  # noqa: E402
+for label in matmul.CONFIGS:
+    kernel, smem = matmul._kernel(label)
+    print(f"gemm {label} sm_90a: compiled or cached ({smem} B of shared memory)")
 mod = pm.compile(hanging.starved_consumer, **hanging.OPTIONS)
 print(f"{mod.name} hang report: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")

@@ -125,3 +125,18 @@ def test_pipeline_type_cluster_shape():
     t = pm.PipelineType(4, cta_group=2, cluster_m=4, cluster_n=4)
     assert str(t) == ("!pipeline.pipeline<stages = 4, cta_group = 2, "
                       "cluster_m = 4, cluster_n = 4>")
+
+
+def test_gemm_variant_choice():
+    # pm.gemm's choice follows the tuned table of docs/gemm.md (run I): a
+    # grid shape takes its own entry, a shape off the grid its nearest one.
+    from pipeline_mlir import matmul
+    assert set(matmul.TUNED.values()) <= set(matmul.CONFIGS)
+    assert matmul.choose(16384, 8192, 8192) == "bn256"
+    assert matmul.choose(1024, 1024, 8192) == "bn64"
+    assert matmul.choose(16, 4096, 4096) == "bn128"
+    assert matmul.choose(17, 4000, 4100) == matmul.TUNED[(16, 4096, 4096)]
+    # Every variant is a kernel the generator makes within shared memory.
+    for cfg in matmul.CONFIGS.values():
+        text, smem = matmul.gemm_sm90.generate(**cfg)
+        assert "gpu.func @gemm_bf16_sm90" in text and smem <= matmul.gemm_sm90.SMEM_LIMIT

@@ -107,3 +107,58 @@ def test_hang_report():
     assert "CTA (0,0,0) warp 0 lane 0" in run.stdout
     assert "hanging.py:" in run.stdout  # the site: the wait's Python line
     assert "the kernel trapped" in run.stdout
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+@pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64"])
+@pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
+                                   (257, 520, 1032)])
+def test_pm_gemm(variant, shape):
+    # pm.gemm against torch on random bf16 data, every variant, odd shapes
+    # (partial tiles in M, N and K).
+    import torch
+    import pipeline_mlir as pm
+    m, n, k = shape
+    g = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
+    a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
+    b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
+    c = pm.gemm(a, b, variant=variant)
+    torch.cuda.synchronize()
+    ref = a.float() @ b.float().t()
+    err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
+    assert err < 2e-2, f"{variant} {shape}: max error {err:.2e} of max |C|"
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_gemm_on_a_side_stream():
+    # Work queued on a non-blocking side stream before pm.gemm (200 passes
+    # over A, then A = 2) must be seen by the GEMM, which runs on that stream
+    # (torch's current one); pm.gemm returns without waiting (the stream is
+    # still busy when it returns, even with a new output tensor and new
+    # descriptors, which are uploaded in the stream's order).
+    import ctypes
+    import torch
+    import pipeline_mlir as pm
+    from pipeline_mlir.driver import driver
+    m, n, k = 2048, 2048, 4096
+    a = torch.ones((m, k), device="cuda", dtype=torch.bfloat16)
+    b = torch.full((n, k), 0.5, device="cuda", dtype=torch.bfloat16)
+    pm.gemm(a, b)  # compiled (or loaded) once before the timed part
+    torch.cuda.synchronize()
+    handle = ctypes.c_void_p()
+    assert driver().lib.cuStreamCreate(ctypes.byref(handle), 1) == 0  # NON_BLOCKING
+    side = torch.cuda.ExternalStream(handle.value)
+    for _ in range(3):
+        with torch.cuda.stream(side):
+            for _ in range(200):
+                a.mul_(1.0)
+            a.fill_(2.0)
+            keep = torch.empty((4096, 4096), device="cuda")  # a new output address
+            c = pm.gemm(a, b)
+            busy = not side.query()
+        side.synchronize()
+        assert busy, "pm.gemm waited for the stream"
+        assert torch.all(c == 2.0 * 0.5 * k).item(), c[0, :4]
+        a.fill_(1.0)
+        del keep
+    driver().lib.cuStreamDestroy_v2(handle)

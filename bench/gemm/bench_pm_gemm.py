@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""pipeline_mlir.gemm against torch (cuBLAS) over the grid of docs/gemm.md
+("Across shapes"), in one process: random bf16 data, C = A B^T both ways,
+interleaved (each repetition times a batch of back-to-back calls of each,
+the order alternating), CUDA events on torch's current stream; median and
+min/max TFLOP/s over the repetitions, the ratio of medians, and the
+geometric mean. The Python call's own cost is in the time (it is what a
+user pays); the outputs are compared.
+
+    PIPELINE_MLIR_CACHE=... python3 bench/gemm/bench_pm_gemm.py [--reps 10] [--batch 20]
+"""
+import argparse
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "python"))
+import torch  # noqa: E402
+import pipeline_mlir as pm  # noqa: E402
+from pipeline_mlir import matmul  # noqa: E402
+
+MS = (16, 64, 128, 256, 1024, 4096, 16384)
+NKS = ((4096, 4096), (14336, 4096), (4096, 14336), (1024, 8192), (8192, 8192))
+
+
+def timed(fn, batch):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(batch):
+        fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) / batch  # ms per call
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=20)
+    args = ap.parse_args()
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("| M x N x K | variant | pm.gemm TFLOP/s median [min-max] | torch TFLOP/s median "
+          "[min-max] | ratio |")
+    print("|---|---|---|---|---|")
+    logs = []
+    for n, k in NKS:
+        for m in MS:
+            g = torch.Generator(device="cuda").manual_seed(m + n + k)
+            a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
+            b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
+            c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+            ours = lambda: pm.gemm(a, b, c)  # noqa: E731
+            theirs = lambda: torch.nn.functional.linear(a, b)  # noqa: E731
+            ours(), theirs()
+            torch.cuda.synchronize()
+            ref = theirs().float()
+            err = (c.float() - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+            if err > 2e-2:
+                print(f"MISMATCH {m}x{n}x{k}: {err:.2e}")
+                return 1
+            t = {"ours": [], "theirs": []}
+            for r in range(args.reps):
+                order = ("ours", "theirs") if r % 2 == 0 else ("theirs", "ours")
+                for which in order:
+                    t[which].append(timed(ours if which == "ours" else theirs, args.batch))
+            flops = 2.0 * m * n * k
+            tf = {w: sorted(flops / (ms * 1e-3) / 1e12 for ms in v) for w, v in t.items()}
+            med = {w: v[len(v) // 2] for w, v in tf.items()}
+            ratio = med["ours"] / med["theirs"]
+            logs.append(math.log(ratio))
+            print(f"| {m}x{n}x{k} | {matmul.choose(m, n, k)} | {med['ours']:.1f} "
+                  f"[{tf['ours'][0]:.1f}-{tf['ours'][-1]:.1f}] | {med['theirs']:.1f} "
+                  f"[{tf['theirs'][0]:.1f}-{tf['theirs'][-1]:.1f}] | {ratio:.3f} |")
+    print(f"geometric mean of the ratios over {len(logs)} shapes: "
+          f"{math.exp(sum(logs) / len(logs)):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

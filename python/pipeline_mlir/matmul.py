@@ -1,0 +1,160 @@
+"""`pipeline_mlir.gemm` (this module: matmul): C = A B^T in bf16 with the dialect's sm_90a GEMM
+(examples/gemm_sm90.mlir and its tile-width variants), the variant chosen
+by the shape, launched on the caller's stream. See docs/python.md.
+"""
+
+import functools
+import math
+
+from . import gemm_sm90
+from .compiler import compile as _compile
+from .driver import TensorMap, driver
+from .errors import LaunchError
+from .ir import Module
+
+#: The variants (generator options): tile N width, stages, epilogue sub-tiles.
+CONFIGS = {
+    "bn256": dict(bn=256, stages=3, epi_subtiles=4),   # the shipped kernel
+    "bn192": dict(bn=192, stages=4, epi_subtiles=3),
+    "bn128": dict(bn=128, stages=5, epi_subtiles=2),
+    "bn64": dict(bn=64, stages=8, epi_subtiles=1),
+}
+
+#: The fastest variant per shape of the grid of docs/gemm.md, run I (H200,
+#: against cuBLASLt; bench/gemm/results/run-i-grid.csv). Retune with the
+#: command there; a shape off the grid takes its nearest grid point (in
+#: log2 of M, N and K).
+TUNED = {
+    (16, 4096, 4096): "bn128",
+    (64, 4096, 4096): "bn128",
+    (128, 4096, 4096): "bn64",
+    (256, 4096, 4096): "bn64",
+    (1024, 4096, 4096): "bn256",
+    (4096, 4096, 4096): "bn256",
+    (16384, 4096, 4096): "bn256",
+    (16, 14336, 4096): "bn256",
+    (64, 14336, 4096): "bn192",
+    (128, 14336, 4096): "bn128",
+    (256, 14336, 4096): "bn256",
+    (1024, 14336, 4096): "bn128",
+    (4096, 14336, 4096): "bn256",
+    (16384, 14336, 4096): "bn256",
+    (16, 4096, 14336): "bn128",
+    (64, 4096, 14336): "bn128",
+    (128, 4096, 14336): "bn64",
+    (256, 4096, 14336): "bn64",
+    (1024, 4096, 14336): "bn256",
+    (4096, 4096, 14336): "bn256",
+    (16384, 4096, 14336): "bn256",
+    (16, 1024, 8192): "bn64",
+    (64, 1024, 8192): "bn64",
+    (128, 1024, 8192): "bn64",
+    (256, 1024, 8192): "bn64",
+    (1024, 1024, 8192): "bn64",
+    (4096, 1024, 8192): "bn256",
+    (16384, 1024, 8192): "bn256",
+    (16, 8192, 8192): "bn192",
+    (64, 8192, 8192): "bn128",
+    (128, 8192, 8192): "bn64",
+    (256, 8192, 8192): "bn128",
+    (1024, 8192, 8192): "bn256",
+    (4096, 8192, 8192): "bn256",
+    (16384, 8192, 8192): "bn256",
+}
+
+BM, BK, THREADS, GROUP_M = gemm_sm90.BM, gemm_sm90.BK, 384, 8
+
+
+@functools.lru_cache(maxsize=4096)
+def choose(m, n, k):
+    """The variant `gemm` runs for an M x N x K product."""
+    def distance(shape):
+        return sum((math.log2(a) - math.log2(b)) ** 2 for a, b in zip(shape, (m, n, k)))
+    return TUNED[min(TUNED, key=distance)]
+
+
+_kernels = {}
+_maps = {}
+_launches = {}
+
+
+def _kernel(label):
+    if label not in _kernels:
+        text, smem = gemm_sm90.generate(**CONFIGS[label])
+        module = Module.from_mlir(text, name=f"gemm_sm90_{label}")
+        _kernels[label] = (_compile(module, chip="sm_90a").kernel("gemm_bf16_sm90"), smem)
+    return _kernels[label]
+
+
+def _tensor_map(array, box, stream):
+    """One TMA descriptor per (address, shape, box, stream), uploaded in the
+    stream's order: no wait, and the kernel on that stream reads it after
+    it landed."""
+    key = (array.data_ptr(), tuple(array.shape), box, stream.cuda_stream)
+    if key not in _maps:
+        if len(_maps) > 4096:
+            _maps.clear()
+        _maps[key] = TensorMap(array, box, "bf16", "swizzle_128b", l2promo="l2_256b",
+                               stream=stream)
+    return _maps[key]
+
+
+def gemm(a, b, out=None, *, variant=None, stream=None):
+    """C = A @ B.T (torch.nn.functional.linear without bias): `a` M x K and
+    `b` N x K bf16 CUDA tensors (torch, row-major, contiguous), K and N
+    multiples of 8; returns `out` (or a new M x N bf16 tensor). Runs on
+    `stream`, by default torch's current stream, without waiting for it.
+    `variant` forces one of CONFIGS; by default `choose(M, N, K)`."""
+    try:
+        import torch
+    except ImportError as e:
+        raise LaunchError("pipeline_mlir.gemm takes torch tensors: torch is not "
+                          "installed") from e
+    for name, t in (("a", a), ("b", b)):
+        if not isinstance(t, torch.Tensor) or not t.is_cuda or t.dtype != torch.bfloat16:
+            raise LaunchError(f"gemm: {name} must be a CUDA torch.bfloat16 tensor, got "
+                              f"{type(t).__name__}"
+                              + (f" {t.dtype} on {t.device}" if isinstance(t, torch.Tensor)
+                                 else ""))
+        if t.dim() != 2 or not t.is_contiguous():
+            raise LaunchError(f"gemm: {name} must be a contiguous 2-D tensor, got shape "
+                              f"{tuple(t.shape)}")
+    m, k = a.shape
+    n, kb = b.shape
+    if kb != k:
+        raise LaunchError(f"gemm: a is {m} x {k} and b is {n} x {kb}: both need K columns "
+                          "(C = A B^T)")
+    if m == 0 or n == 0 or k == 0:
+        raise LaunchError(f"gemm: M, N, K must be at least 1, got {m}, {n}, {k}")
+    if k % 8 or n % 8:
+        raise LaunchError(f"gemm: K ({k}) and N ({n}) must be multiples of 8 (TMA needs "
+                          "16-byte rows)")
+    if out is None:
+        out = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
+    elif (tuple(out.shape) != (m, n) or out.dtype != torch.bfloat16 or not out.is_cuda
+          or not out.is_contiguous()):
+        raise LaunchError(f"gemm: out must be a contiguous {m} x {n} CUDA bfloat16 tensor")
+    label = variant or choose(m, n, k)
+    if label not in CONFIGS:
+        raise LaunchError(f"gemm: variant is one of {sorted(CONFIGS)}, got {label!r}")
+    kernel, smem = _kernel(label)
+    bn = CONFIGS[label]["bn"]
+    if stream is None:
+        stream = torch.cuda.current_stream(a.device)
+    elif isinstance(stream, int):
+        stream = torch.cuda.ExternalStream(stream)
+    # One prepared launch per (variant, operands, stream): the next call on
+    # the same tensors only launches.
+    key = (label, a.data_ptr(), b.data_ptr(), out.data_ptr(), m, n, k, stream.cuda_stream)
+    launch = _launches.get(key)
+    if launch is None:
+        maps = (_tensor_map(a, (BM, BK), stream), _tensor_map(b, (bn, BK), stream),
+                _tensor_map(out, (64, 64), stream))
+        tiles = -(-m // BM) * -(-n // bn)
+        grid = min(driver().sm_count, tiles)
+        if len(_launches) > 4096:
+            _launches.clear()
+        launch = _launches[key] = kernel.prepare(*maps, m, n, k, GROUP_M, grid=grid,
+                                                 block=THREADS, smem=smem, stream=stream)
+    launch()
+    return out
