@@ -34,11 +34,54 @@ def timed(fn, batch):
     return start.elapsed_time(stop) / batch  # ms per call
 
 
+def tune(args):
+    """Every variant on every grid shape, interleaved with torch; the
+    fastest variant per shape as TUNED entries."""
+    entries = []
+    for n, k in NKS:
+        for m in MS:
+            g = torch.Generator(device="cuda").manual_seed(m + n + k)
+            a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
+            b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
+            c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+            ref = torch.nn.functional.linear(a, b).float()
+            fns = {"torch": lambda: torch.nn.functional.linear(a, b)}
+            for label in matmul.CONFIGS:
+                fns[label] = (lambda lab: lambda: pm.gemm(a, b, c, variant=lab))(label)
+            for label, fn in fns.items():
+                fn()
+                if label != "torch":
+                    torch.cuda.synchronize()
+                    err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
+                    if err > 2e-2:
+                        print(f"MISMATCH {label} {m}x{n}x{k}: {err:.2e}")
+                        return 1
+            t = {label: [] for label in fns}
+            labels = list(fns)
+            for r in range(args.reps):
+                for label in (labels if r % 2 == 0 else labels[::-1]):
+                    t[label].append(timed(fns[label], args.batch))
+            med = {label: sorted(v)[len(v) // 2] for label, v in t.items()}
+            best = min(matmul.CONFIGS, key=lambda lab: med[lab])
+            ratios = " ".join(f"{lab} {med['torch'] / med[lab]:.3f}" for lab in matmul.CONFIGS)
+            print(f"{m}x{n}x{k}: best {best} {med['torch'] / med[best]:.3f} | {ratios}")
+            entries.append(f"    ({m}, {n}, {k}): \"{best}\",")
+    print("TUNED = {")
+    print("\n".join(entries))
+    print("}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--batch", type=int, default=20)
+    ap.add_argument("--tune", action="store_true",
+                    help="time every variant of pipeline_mlir.matmul.CONFIGS per shape "
+                         "and print the fastest (the TUNED table)")
     args = ap.parse_args()
+    if args.tune:
+        return tune(args)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print("| M x N x K | variant | pm.gemm TFLOP/s median [min-max] | torch TFLOP/s median "
           "[min-max] | ratio |")

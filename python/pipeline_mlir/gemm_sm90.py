@@ -33,7 +33,7 @@ import argparse
 import os
 import sys
 
-BM = 128  # two consumer warpgroups of 64 rows each
+BM = 128  # the shipped kernel's tile rows: two consumer warpgroups of 64
 BK = 64   # 64 bf16 = 128 bytes = one 128-byte swizzle row
 SMEM_LIMIT = 232448  # sm_90: 227 KiB of dynamic shared memory per block
 WS = "#gpu.address_space<workgroup>"
@@ -56,7 +56,16 @@ class Kernel:
 
 def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
              consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
-             epi_buffers=1):
+             epi_buffers=1, consumers=2):
+    """The kernel's MLIR text and its dynamic shared memory in bytes.
+    `consumers`: consumer warpgroups of 64 rows each (the tile is 64 x
+    consumers rows; 1 for small M, 2 for the shipped kernel)."""
+    if consumers not in (1, 2):
+        raise ValueError("--consumers must be 1 or 2")
+    if consumers == 1 and cluster != 1:
+        raise ValueError("--consumers 1 needs --cluster 1")
+    BM = 64 * consumers  # noqa: N806 (the tile rows, as the module's BM)
+    threads = 128 * (1 + consumers)
     if bn not in (64, 128, 192, 256):
         raise ValueError("--bn must be 64, 128, 192 or 256")
     if (bn // 64) % epi_subtiles:
@@ -74,10 +83,10 @@ def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
     b_off = a_off + stages * a_stage_bytes
     c_off = b_off + stages * b_stage_bytes
     c_wg_bytes = epi_buffers * epi_subtiles * 64 * 64 * 2
-    smem_bytes = c_off + 2 * c_wg_bytes
+    smem_bytes = c_off + consumers * c_wg_bytes
     if smem_bytes > SMEM_LIMIT:
         raise ValueError(f"{smem_bytes} B of shared memory > {SMEM_LIMIT}")
-    if producer_regs * 128 + consumer_regs * 256 > 65536:
+    if producer_regs * 128 + consumer_regs * 128 * consumers > 65536:
         raise ValueError("setmaxnreg values exceed the 64K register file")
     rounds = (bn // 64) // epi_subtiles
     groups_per_round = epi_subtiles * 4   # 16-column groups per round
@@ -93,7 +102,8 @@ def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
     if cluster == 1:
         init_text = """// full: one arrival, the TMA thread's arrive.expect_tx (the loads complete
 // the bytes); empty: one elected thread of each consumer warpgroup.
-pipeline.init_mbars %tp producer 1 consumer 2 : !TP"""
+pipeline.init_mbars %tp producer 1 consumer __CONSUMERS__ : !TP""".replace(
+            "__CONSUMERS__", str(consumers))
         sched_text = """%num_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
 %group_tiles = arith.muli %group_m, %num_n_tiles : index"""
         gm, tile_first, tile_step = "%group_m", "%bid", "%nbid"
@@ -228,7 +238,7 @@ __BLOAD__
 """, I2)
     b.emit(f"""
 //===------------------------------------------------------------===//
-// Consumer warpgroups 1 and 2: warpgroup cw owns rows 64*cw .. +63.
+// Consumer warpgroup{'s 1 and 2' if consumers == 2 else ' 1'}: warpgroup cw owns rows 64*cw .. +63.
 //===------------------------------------------------------------===//
 nvvm.setmaxregister increase {consumer_regs}
 %cw = arith.subi %wg, {c(1)} : index
@@ -499,13 +509,13 @@ scf.if %leader {
 //
 // chips: sm_90a
 //
-// CTA tile {BM} x {bn} x {BK}, {stages} stages, 384 threads in 3 warpgroups:
+// CTA tile {BM} x {bn} x {BK}, {stages} stages, {threads} threads in {1 + consumers} warpgroups:
 //   warpgroup 0     producer: setmaxnreg.dec {producer_regs}. Thread 0 walks the tile
 //                   schedule; per k-block it acquires a stage, expect_tx with
 //                   the default byte count (the payload's {a_stage_bytes} + {b_stage_bytes} =
 //                   {expect_tx} B), issues the A and B TMA loads on the stage's full
 //                   barrier and releases (steps). drain_producer at the end.
-//   warpgroups 1-2  consumers: setmaxnreg.inc {consumer_regs}. Each owns 64 rows of
+//   warpgroups 1-{consumers}  consumers: setmaxnreg.inc {consumer_regs}. Each owns 64 rows of
 //                   the tile (a 64 x {bn} f32 accumulator, {n_acc} registers per
 //                   thread) and {consumer_text}
 //                   Barriers: full count 1 (the expect_tx), {empty_text}.
@@ -517,12 +527,12 @@ scf.if %leader {
 // running at once share A and B panels in L2. A launch with grid = number
 // of tiles is the non-persistent form of the same kernel.{cluster_text}
 //
-// Launch: block (384, 1, 1); grid (min(#SMs, tiles), 1, 1); dynamic shared
+// Launch: block ({threads}, 1, 1); grid (min(#SMs, tiles), 1, 1); dynamic shared
 // memory {smem_bytes} B: barriers in the first KiB, A stages at {a_off}, B stages
 // at {b_off}, C staging at {c_off} ({c_wg_bytes} B per consumer warpgroup), all
 // 1 KiB aligned (the swizzle pattern repeats every 1024 B).
 // Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
-// global memory) of A (box 64 x 128, K innermost), B (box 64 x {b_box}) and C (box
+// global memory) of A (box 64 x {BM}, K innermost), B (box 64 x {b_box}) and C (box
 // 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
 // then M, N, K and group_m as i32. K and N must be multiples of 8 (TMA
 // strides are multiples of 16 bytes); M, N, K need not be multiples of the
@@ -539,7 +549,7 @@ scf.if %leader {
 !BStage = memref<1x{bn}x{BK}xbf16, strided<[{bn * BK}, {BK}, 1], offset: ?>, {WS}>
 !ATile = memref<{BM}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
 !BTile = memref<{b_box}x{BK}xbf16, strided<[{BK}, 1], offset: ?>, {WS}>
-!CStaging = memref<{2 * epi_buffers * epi_subtiles}x64x64xbf16, {WS}>
+!CStaging = memref<{consumers * epi_buffers * epi_subtiles}x64x64xbf16, {WS}>
 !CTile = memref<64x64xbf16, strided<[64, 1], offset: ?>, {WS}>
 !Elem = memref<bf16, {WS}>
 !P = !pipeline.pipeline<{p_params}>
@@ -557,7 +567,7 @@ module attributes {{gpu.container_module}} {{
 gpu.module @gemm_sm90 {{
   gpu.func @{name}(%a_map: !DescA, %b_map: !DescB, %c_map: !DescC,
       %m_i32: i32, %n_i32: i32, %k_i32: i32, %group_m_i32: i32) kernel
-      attributes {{nvvm.reqntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}} {{
+      attributes {{nvvm.reqntid = array<i32: {threads}, 1, 1>, nvvm.minctasm = 1 : i32}} {{
 """, "")
     for v in sorted(k.index_consts):
         k.emit(f"%c{v} = arith.constant {v} : index", I2)
@@ -604,6 +614,8 @@ def main(argv=None):
                     help="comparison variant: wait_group 0 per k-block, consumer_depth 1")
     ap.add_argument("--producer-regs", type=int, default=40)
     ap.add_argument("--consumer-regs", type=int, default=232)
+    ap.add_argument("--consumers", type=int, default=2,
+                    help="consumer warpgroups (64 tile rows each): 2, or 1 for small M")
     ap.add_argument("--name", default="gemm_bf16_sm90")
     ap.add_argument("-o", "--output",
                     default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -616,7 +628,8 @@ def main(argv=None):
     try:
         text, smem = generate(args.bn, args.stages, args.epi_subtiles,
                               args.producer_regs, args.consumer_regs, args.name,
-                              args.cluster, not args.no_lag, args.epi_buffers)
+                              args.cluster, not args.no_lag, args.epi_buffers,
+                              args.consumers)
     except ValueError as e:
         raise SystemExit(str(e))
     if args.print_smem:

@@ -12,57 +12,67 @@ from .driver import TensorMap, driver
 from .errors import LaunchError
 from .ir import Module
 
-#: The variants (generator options): tile N width, stages, epilogue sub-tiles.
+#: The variants (generator options): consumer warpgroups (64 tile rows
+#: each), tile N width, stages, epilogue sub-tiles.
 CONFIGS = {
     "bn256": dict(bn=256, stages=3, epi_subtiles=4),   # the shipped kernel
     "bn192": dict(bn=192, stages=4, epi_subtiles=3),
     "bn128": dict(bn=128, stages=5, epi_subtiles=2),
     "bn64": dict(bn=64, stages=8, epi_subtiles=1),
+    # One consumer warpgroup: 64-row tiles, for small M.
+    "m64n256": dict(consumers=1, bn=256, stages=4, epi_subtiles=4),
+    "m64n128": dict(consumers=1, bn=128, stages=8, epi_subtiles=2),
+    "m64n64": dict(consumers=1, bn=64, stages=12, epi_subtiles=1),
 }
 
-#: The fastest variant per shape of the grid of docs/gemm.md, run I (H200,
-#: against cuBLASLt; bench/gemm/results/run-i-grid.csv). Retune with the
-#: command there; a shape off the grid takes its nearest grid point (in
-#: log2 of M, N and K).
+#: The fastest variant per shape of the grid of docs/gemm.md (H200, run J:
+#: `bench/gemm/bench_pm_gemm.py --tune`, which prints this table;
+#: bench/gemm/results/run-j-tune.log). A shape off the grid takes its
+#: nearest grid point (in log2 of M, N and K).
 TUNED = {
-    (16, 4096, 4096): "bn128",
-    (64, 4096, 4096): "bn128",
-    (128, 4096, 4096): "bn64",
-    (256, 4096, 4096): "bn64",
-    (1024, 4096, 4096): "bn256",
-    (4096, 4096, 4096): "bn256",
-    (16384, 4096, 4096): "bn256",
-    (16, 14336, 4096): "bn256",
-    (64, 14336, 4096): "bn192",
+    (16, 4096, 4096): "m64n128",
+    (64, 4096, 4096): "m64n64",
+    (128, 4096, 4096): "m64n64",
+    (256, 4096, 4096): "m64n128",
+    (1024, 4096, 4096): "m64n256",
+    (4096, 4096, 4096): "m64n256",
+    (16384, 4096, 4096): "m64n256",
+    (16, 14336, 4096): "m64n128",
+    (64, 14336, 4096): "m64n128",
     (128, 14336, 4096): "bn128",
     (256, 14336, 4096): "bn256",
-    (1024, 14336, 4096): "bn128",
-    (4096, 14336, 4096): "bn256",
+    (1024, 14336, 4096): "m64n256",
+    (4096, 14336, 4096): "m64n256",
     (16384, 14336, 4096): "bn256",
-    (16, 4096, 14336): "bn128",
-    (64, 4096, 14336): "bn128",
-    (128, 4096, 14336): "bn64",
-    (256, 4096, 14336): "bn64",
-    (1024, 4096, 14336): "bn256",
-    (4096, 4096, 14336): "bn256",
+    (16, 4096, 14336): "m64n64",
+    (64, 4096, 14336): "m64n64",
+    (128, 4096, 14336): "m64n64",
+    (256, 4096, 14336): "m64n128",
+    (1024, 4096, 14336): "m64n256",
+    (4096, 4096, 14336): "m64n256",
     (16384, 4096, 14336): "bn256",
-    (16, 1024, 8192): "bn64",
-    (64, 1024, 8192): "bn64",
-    (128, 1024, 8192): "bn64",
-    (256, 1024, 8192): "bn64",
-    (1024, 1024, 8192): "bn64",
-    (4096, 1024, 8192): "bn256",
-    (16384, 1024, 8192): "bn256",
-    (16, 8192, 8192): "bn192",
-    (64, 8192, 8192): "bn128",
-    (128, 8192, 8192): "bn64",
+    (16, 1024, 8192): "m64n64",
+    (64, 1024, 8192): "m64n64",
+    (128, 1024, 8192): "m64n64",
+    (256, 1024, 8192): "m64n64",
+    (1024, 1024, 8192): "m64n128",
+    (4096, 1024, 8192): "m64n256",
+    (16384, 1024, 8192): "m64n256",
+    (16, 8192, 8192): "m64n128",
+    (64, 8192, 8192): "m64n128",
+    (128, 8192, 8192): "m64n128",
     (256, 8192, 8192): "bn128",
-    (1024, 8192, 8192): "bn256",
-    (4096, 8192, 8192): "bn256",
+    (1024, 8192, 8192): "m64n256",
+    (4096, 8192, 8192): "m64n256",
     (16384, 8192, 8192): "bn256",
 }
 
-BM, BK, THREADS, GROUP_M = gemm_sm90.BM, gemm_sm90.BK, 384, 8
+BK, GROUP_M = gemm_sm90.BK, 8
+
+
+def _rows(label):
+    """Tile rows of a variant: 64 per consumer warpgroup."""
+    return 64 * CONFIGS[label].get("consumers", 2)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -138,7 +148,7 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
     if label not in CONFIGS:
         raise LaunchError(f"gemm: variant is one of {sorted(CONFIGS)}, got {label!r}")
     kernel, smem = _kernel(label)
-    bn = CONFIGS[label]["bn"]
+    bn, bm = CONFIGS[label]["bn"], _rows(label)
     if stream is None:
         stream = torch.cuda.current_stream(a.device)
     elif isinstance(stream, int):
@@ -148,13 +158,14 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
     key = (label, a.data_ptr(), b.data_ptr(), out.data_ptr(), m, n, k, stream.cuda_stream)
     launch = _launches.get(key)
     if launch is None:
-        maps = (_tensor_map(a, (BM, BK), stream), _tensor_map(b, (bn, BK), stream),
+        maps = (_tensor_map(a, (bm, BK), stream), _tensor_map(b, (bn, BK), stream),
                 _tensor_map(out, (64, 64), stream))
-        tiles = -(-m // BM) * -(-n // bn)
+        tiles = -(-m // bm) * -(-n // bn)
         grid = min(driver().sm_count, tiles)
         if len(_launches) > 4096:
             _launches.clear()
+        threads = 128 + 2 * bm  # the producer warpgroup and one per 64 rows
         launch = _launches[key] = kernel.prepare(*maps, m, n, k, GROUP_M, grid=grid,
-                                                 block=THREADS, smem=smem, stream=stream)
+                                                 block=threads, smem=smem, stream=stream)
     launch()
     return out

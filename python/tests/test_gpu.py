@@ -110,7 +110,8 @@ def test_hang_report():
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
-@pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64"])
+@pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
+                                     "m64n64"])
 @pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
                                    (257, 520, 1032)])
 def test_pm_gemm(variant, shape):
