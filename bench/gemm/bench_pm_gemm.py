@@ -46,7 +46,12 @@ def tune(args):
             c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
             ref = torch.nn.functional.linear(a, b).float()
             fns = {"torch": lambda: torch.nn.functional.linear(a, b)}
-            for label in matmul.CONFIGS:
+            if m > args.max_m:
+                continue
+            labels = list(args.variants.split(",")) if args.variants else list(matmul.CONFIGS)
+            if matmul.choose(m, n, k) not in labels:
+                labels.append(matmul.choose(m, n, k))
+            for label in labels:
                 fns[label] = (lambda lab: lambda: pm.gemm(a, b, c, variant=lab))(label)
             for label, fn in fns.items():
                 fn()
@@ -57,13 +62,13 @@ def tune(args):
                         print(f"MISMATCH {label} {m}x{n}x{k}: {err:.2e}")
                         return 1
             t = {label: [] for label in fns}
-            labels = list(fns)
+            order = list(fns)
             for r in range(args.reps):
-                for label in (labels if r % 2 == 0 else labels[::-1]):
+                for label in (order if r % 2 == 0 else order[::-1]):
                     t[label].append(timed(fns[label], args.batch))
             med = {label: sorted(v)[len(v) // 2] for label, v in t.items()}
-            best = min(matmul.CONFIGS, key=lambda lab: med[lab])
-            ratios = " ".join(f"{lab} {med['torch'] / med[lab]:.3f}" for lab in matmul.CONFIGS)
+            best = min(labels, key=lambda lab: med[lab])
+            ratios = " ".join(f"{lab} {med['torch'] / med[lab]:.3f}" for lab in labels)
             print(f"{m}x{n}x{k}: best {best} {med['torch'] / med[best]:.3f} | {ratios}")
             entries.append(f"    ({m}, {n}, {k}): \"{best}\",")
     print("TUNED = {")
@@ -79,6 +84,11 @@ def main():
     ap.add_argument("--tune", action="store_true",
                     help="time every variant of pipeline_mlir.matmul.CONFIGS per shape "
                          "and print the fastest (the TUNED table)")
+    ap.add_argument("--variants", default="",
+                    help="with --tune: only these variants (comma-separated) and the "
+                         "current choice")
+    ap.add_argument("--max-m", type=int, default=1 << 30,
+                    help="with --tune: only shapes with M up to this")
     args = ap.parse_args()
     if args.tune:
         return tune(args)

@@ -56,14 +56,20 @@ class Kernel:
 
 def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
              consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
-             epi_buffers=1, consumers=2):
+             epi_buffers=1, consumers=2, split_k=False):
     """The kernel's MLIR text and its dynamic shared memory in bytes.
     `consumers`: consumer warpgroups of 64 rows each (the tile is 64 x
-    consumers rows; 1 for small M, 2 for the shipped kernel)."""
+    consumers rows; 1 for small M, 2 for the shipped kernel).
+    `split_k`: the kernel takes a split count S after group_m; each output
+    tile's K range is cut into S slices that run as separate work units
+    and add their bf16 partial tiles into C with TMA reduce-add (C must be
+    zero before the launch)."""
     if consumers not in (1, 2):
         raise ValueError("--consumers must be 1 or 2")
     if consumers == 1 and cluster != 1:
         raise ValueError("--consumers 1 needs --cluster 1")
+    if split_k and cluster != 1:
+        raise ValueError("--split-k needs --cluster 1")
     BM = 64 * consumers  # noqa: N806 (the tile rows, as the module's BM)
     threads = 128 * (1 + consumers)
     if bn not in (64, 128, 192, 256):
@@ -106,6 +112,17 @@ pipeline.init_mbars %tp producer 1 consumer __CONSUMERS__ : !TP""".replace(
             "__CONSUMERS__", str(consumers))
         sched_text = """%num_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
 %group_tiles = arith.muli %group_m, %num_n_tiles : index"""
+        if split_k:
+            sched_text = f"""%num_out_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
+%group_tiles = arith.muli %group_m, %num_n_tiles : index
+// Split-K: the K blocks of a tile are cut into slices of %kb_per; work
+// unit t is slice t / tiles of output tile t % tiles. Every slice is
+// non-empty: the effective split count is ceil(k-blocks / %kb_per).
+%splits_arg = arith.index_cast %splits_i32 : i32 to index
+%splits_req = arith.maxui %splits_arg, {c(1)} : index
+%kb_per = arith.ceildivui %num_k_blocks, %splits_req : index
+%splits = arith.ceildivui %num_k_blocks, %kb_per : index
+%num_tiles = arith.muli %num_out_tiles, %splits : index"""
         gm, tile_first, tile_step = "%group_m", "%bid", "%nbid"
     else:
         init_text = """// full: one arrival, this CTA's TMA thread's arrive.expect_tx (its A
@@ -167,12 +184,22 @@ scf.if %is_producer {{
         order). With a cluster of 2, %t counts pairs of M-tiles (the pair's
         CTAs share the B tile) and the CTA of rank r takes M-tile 2i + r."""
         mt_count = "%num_m_tiles" if cluster == 1 else "%num_m_pairs"
+        tile = "%t"
+        if split_k:
+            tile = f"%{pre}tile"
+            b.emit(f"""
+%{pre}slice = arith.divui %t, %num_out_tiles : index
+%{pre}tile = arith.remui %t, %num_out_tiles : index
+%{pre}kb_lo = arith.muli %{pre}slice, %kb_per : index
+%{pre}kb_end = arith.addi %{pre}kb_lo, %kb_per : index
+%{pre}kb_hi = arith.minui %{pre}kb_end, %num_k_blocks : index
+""", indent)
         b.emit(f"""
-%{pre}grp = arith.divui %t, %group_tiles : index
+%{pre}grp = arith.divui {tile}, %group_tiles : index
 %{pre}first_m = arith.muli %{pre}grp, {gm} : index
 %{pre}left_m = arith.subi {mt_count}, %{pre}first_m : index
 %{pre}gsize = arith.minui %{pre}left_m, {gm} : index
-%{pre}r = arith.remui %t, %group_tiles : index
+%{pre}r = arith.remui {tile}, %group_tiles : index
 %{pre}mi = arith.remui %{pre}r, %{pre}gsize : index
 %{pre}mt = arith.addi %{pre}first_m, %{pre}mi : index
 %{pre}nt = arith.divui %{pre}r, %{pre}gsize : index
@@ -210,8 +237,9 @@ scf.if %is_tma_thread {{
   scf.for %t = {tile_first} to %num_tiles step {tile_step} {{
 """, I3)
     schedule(I5 + "  ", "p_")
+    kb_range = "%p_kb_lo to %p_kb_hi" if split_k else f"{c(0)} to %num_k_blocks"
     b.emit(f"""
-scf.for %kb = {c(0)} to %num_k_blocks step {c(1)} {{
+scf.for %kb = {kb_range} step {c(1)} {{
   %k0 = arith.muli %kb, {c(BK)} : index
   %s = pipeline.acquire_producer %tp : !TP
   // One arrival expecting the payload's bytes: {a_stage_bytes} (A) + {b_stage_bytes} (B).
@@ -272,6 +300,11 @@ nvvm.setmaxregister increase {consumer_regs}
 %stg_row = arith.addi %stg0, %row_bytes : index
 %x = arith.xori %l7, %l16 : index
 """, I3)
+    if split_k:
+        b.emit("""
+// The C descriptor as the pointer the TMA reduce takes.
+%c_map_ptr = builtin.unrealized_conversion_cast %c_map : !DescC to !llvm.ptr
+""", I3)
     for q in range(4):
         b.emit(f"""
 %chunk{q} = arith.xori %x, {c(2 * q)} : index
@@ -322,6 +355,11 @@ nvvm.setmaxregister increase {consumer_regs}
             cur = nxt
         b.emit("nvvm.wgmma.commit.group.sync.aligned", indent)
 
+    if split_k:
+        b.emit(f"%kb_rest = arith.addi %kb_lo, {c(1)} : index", I4)
+        kb_rest, kb_end = "%kb_rest", "%kb_hi"
+    else:
+        kb_rest, kb_end = c(1), "%num_k_blocks"
     if lag:
         b.emit("""
 // First k-block: the first wgmma overwrites the accumulator (scale-d 0).
@@ -331,7 +369,7 @@ nvvm.setmaxregister increase {consumer_regs}
         b.emit(f"""
 // The release lag (consumer_depth = 2): acquire stage k, issue its wgmma,
 // wait until only that group is in flight, then free stage k-1.
-%last, %acc = scf.for %kb = {c(1)} to %num_k_blocks step {c(1)}
+%last, %acc = scf.for %kb = {kb_rest} to {kb_end} step {c(1)}
     iter_args(%prev = %first, %acc_in = %acc_first) -> (!CS, !Acc) {{
   %cur = pipeline.acquire_consumer %tp : !TP
 """, I4)
@@ -364,7 +402,7 @@ scf.if %leader {{
   pipeline.arrive %first : !CS
 }}
 pipeline.release %first : !CS
-%acc = scf.for %kb = {c(1)} to %num_k_blocks step {c(1)}
+%acc = scf.for %kb = {kb_rest} to {kb_end} step {c(1)}
     iter_args(%acc_in = %acc_first) -> (!Acc) {{
   %cur = pipeline.acquire_consumer %tp : !TP
 """, I4)
@@ -436,6 +474,21 @@ scf.if %leader {{
 %r{r}s{st}_idx = arith.addi %cw_sub0, {c(buf * epi_subtiles + st)} : index
 %r{r}s{st}_src = memref.subview %c_staging[%r{r}s{st}_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !CStaging to !CTile
 %r{r}s{st}_col = arith.addi %n0, {c(col)} : index
+""", I5)
+            if split_k:
+                b.emit(f"""
+%r{r}s{st}_off = arith.muli %r{r}s{st}_idx, {c(8192)} : index
+%r{r}s{st}_addr = arith.addi %stg_base, %r{r}s{st}_off : index
+%r{r}s{st}_a64 = arith.index_cast %r{r}s{st}_addr : index to i64
+%r{r}s{st}_ptr = llvm.inttoptr %r{r}s{st}_a64 : i64 to !llvm.ptr<3>
+%r{r}s{st}_x = arith.index_cast %r{r}s{st}_col : index to i32
+%r{r}s{st}_y = arith.index_cast %c_row0 : index to i32
+// Add the bf16 partial tile into C (element-wise atomic in global memory).
+nvvm.cp.async.bulk.tensor.reduce %c_map_ptr, %r{r}s{st}_ptr, box[%r{r}s{st}_x, %r{r}s{st}_y]
+    {{redKind = #nvvm.tma_redux_kind<add>}} : !llvm.ptr, !llvm.ptr<3>
+""", I5)
+            else:
+                b.emit(f"""
 nvgpu.tma.async.store %r{r}s{st}_src to %c_map[%r{r}s{st}_col, %c_row0] : !CTile -> !DescC
 """, I5)
         b.emit("""
@@ -460,6 +513,13 @@ scf.if %leader {
     acc_t = "!llvm.struct<(" + ", ".join(["f32"] * n_acc) + ")>"
     gen_args = (f"--bn {bn} --stages {stages} --epi-subtiles {epi_subtiles} "
                 f"--epi-buffers {epi_buffers}")
+    if consumers != 2:
+        gen_args += f" --consumers {consumers}"
+    if split_k:
+        gen_args += " --split-k"
+    splits_param = ", %splits_i32: i32" if split_k else ""
+    splits_doc = (" and the split count S (split-K: the TMA stores are\n// reduce-adds of bf16 partial tiles, C must be zero before the launch)"
+                  if split_k else "")
     if cluster == 2:
         gen_args += " --cluster 2"
     if not lag:
@@ -534,7 +594,7 @@ scf.if %leader {
 // Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
 // global memory) of A (box 64 x {BM}, K innermost), B (box 64 x {b_box}) and C (box
 // 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
-// then M, N, K and group_m as i32. K and N must be multiples of 8 (TMA
+// then M, N, K and group_m{splits_doc} as i32. K and N must be multiples of 8 (TMA
 // strides are multiples of 16 bytes); M, N, K need not be multiples of the
 // tile: TMA zero-fills loads past the edges and clips stores.
 //
@@ -566,7 +626,7 @@ scf.if %leader {
 module attributes {{gpu.container_module}} {{
 gpu.module @gemm_sm90 {{
   gpu.func @{name}(%a_map: !DescA, %b_map: !DescB, %c_map: !DescC,
-      %m_i32: i32, %n_i32: i32, %k_i32: i32, %group_m_i32: i32) kernel
+      %m_i32: i32, %n_i32: i32, %k_i32: i32, %group_m_i32: i32{splits_param}) kernel
       attributes {{nvvm.reqntid = array<i32: {threads}, 1, 1>, nvvm.minctasm = 1 : i32}} {{
 """, "")
     for v in sorted(k.index_consts):
@@ -616,6 +676,9 @@ def main(argv=None):
     ap.add_argument("--consumer-regs", type=int, default=232)
     ap.add_argument("--consumers", type=int, default=2,
                     help="consumer warpgroups (64 tile rows each): 2, or 1 for small M")
+    ap.add_argument("--split-k", action="store_true",
+                    help="take a split count S: K slices of a tile run as separate work "
+                         "units and reduce-add bf16 partials into a zeroed C")
     ap.add_argument("--name", default="gemm_bf16_sm90")
     ap.add_argument("-o", "--output",
                     default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -629,7 +692,7 @@ def main(argv=None):
         text, smem = generate(args.bn, args.stages, args.epi_subtiles,
                               args.producer_regs, args.consumer_regs, args.name,
                               args.cluster, not args.no_lag, args.epi_buffers,
-                              args.consumers)
+                              args.consumers, args.split_k)
     except ValueError as e:
         raise SystemExit(str(e))
     if args.print_smem:

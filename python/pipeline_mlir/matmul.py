@@ -23,11 +23,20 @@ CONFIGS = {
     "m64n256": dict(consumers=1, bn=256, stages=4, epi_subtiles=4),
     "m64n128": dict(consumers=1, bn=128, stages=8, epi_subtiles=2),
     "m64n64": dict(consumers=1, bn=64, stages=12, epi_subtiles=1),
+    # Split-K: the K range of a tile is cut into slices that run on
+    # separate SMs and reduce-add bf16 partial tiles into a zeroed C; for
+    # shapes with fewer tiles than SMs and a long K.
+    "m64n64k": dict(consumers=1, bn=64, stages=12, epi_subtiles=1, split_k=True),
+    "m64n128k": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, split_k=True),
 }
+
+#: A split-K slice has at least this many k-blocks of 64.
+MIN_SLICE_BLOCKS = 8
 
 #: The fastest variant per shape of the grid of docs/gemm.md (H200, run J:
 #: `bench/gemm/bench_pm_gemm.py --tune`, which prints this table;
-#: bench/gemm/results/run-j-tune.log). A shape off the grid takes its
+#: bench/gemm/results/run-j-tune.log; the split-K entries from run K:
+#: `--tune --variants m64n64k,m64n128k --max-m 256`, run-k-tune.log). A shape off the grid takes its
 #: nearest grid point (in log2 of M, N and K).
 TUNED = {
     (16, 4096, 4096): "m64n128",
@@ -44,9 +53,9 @@ TUNED = {
     (1024, 14336, 4096): "m64n256",
     (4096, 14336, 4096): "m64n256",
     (16384, 14336, 4096): "bn256",
-    (16, 4096, 14336): "m64n64",
-    (64, 4096, 14336): "m64n64",
-    (128, 4096, 14336): "m64n64",
+    (16, 4096, 14336): "m64n128k",
+    (64, 4096, 14336): "m64n128k",
+    (128, 4096, 14336): "m64n128k",
     (256, 4096, 14336): "m64n128",
     (1024, 4096, 14336): "m64n256",
     (4096, 4096, 14336): "m64n256",
@@ -58,7 +67,7 @@ TUNED = {
     (1024, 1024, 8192): "m64n128",
     (4096, 1024, 8192): "m64n256",
     (16384, 1024, 8192): "m64n256",
-    (16, 8192, 8192): "m64n128",
+    (16, 8192, 8192): "m64n128k",
     (64, 8192, 8192): "m64n128",
     (128, 8192, 8192): "m64n128",
     (256, 8192, 8192): "bn128",
@@ -86,6 +95,16 @@ def choose(m, n, k):
 _kernels = {}
 _maps = {}
 _launches = {}
+
+
+def splits_for(label, m, n, k, sm_count):
+    """The split count of a split-K variant: as many K slices as fill the
+    SMs with one work unit each, none shorter than MIN_SLICE_BLOCKS."""
+    if not CONFIGS[label].get("split_k"):
+        return 1
+    tiles = -(-m // _rows(label)) * -(-n // CONFIGS[label]["bn"])
+    k_blocks = -(-k // BK)
+    return max(1, min(sm_count // tiles, k_blocks // MIN_SLICE_BLOCKS))
 
 
 def _kernel(label):
@@ -160,12 +179,21 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
     if launch is None:
         maps = (_tensor_map(a, (bm, BK), stream), _tensor_map(b, (bn, BK), stream),
                 _tensor_map(out, (64, 64), stream))
-        tiles = -(-m // bm) * -(-n // bn)
-        grid = min(driver().sm_count, tiles)
+        sm_count = driver().sm_count
+        splits = splits_for(label, m, n, k, sm_count)
+        k_blocks = -(-k // BK)
+        slice_blocks = -(-k_blocks // splits)
+        units = -(-m // bm) * -(-n // bn) * -(-k_blocks // slice_blocks)
+        grid = min(sm_count, units)
         if len(_launches) > 4096:
             _launches.clear()
         threads = 128 + 2 * bm  # the producer warpgroup and one per 64 rows
-        launch = _launches[key] = kernel.prepare(*maps, m, n, k, GROUP_M, grid=grid,
+        extra = (splits,) if CONFIGS[label].get("split_k") else ()
+        launch = _launches[key] = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid,
                                                  block=threads, smem=smem, stream=stream)
+    if CONFIGS[label].get("split_k"):
+        # The slices add into C: it starts at zero, in the stream's order.
+        with torch.cuda.stream(stream):
+            out.zero_()
     launch()
     return out

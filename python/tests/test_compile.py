@@ -1,5 +1,7 @@
 """compile(): PTX for sm_90a and sm_100a, cubins, the cache."""
 
+import re
+
 import pytest
 
 import pipeline_mlir as pm
@@ -111,3 +113,33 @@ def test_chip_table_is_the_compilers():
     assert "tcgen05" in table["sm_103a"]["capabilities"]
     assert "tcgen05-lowering" not in table["sm_103a"]["capabilities"]
     assert table["sm_101a"]["ptx"][1] == 88  # renamed sm_110a in PTX ISA 9.0
+
+
+@pytest.mark.parametrize("label,subtiles", [("m64n64k", 1), ("m64n128k", 2)])
+def test_gemm_split_k_reduces_into_c(label, subtiles):
+    # A split-K variant adds its partial tiles into C: every sub-tile store
+    # of the epilogue is a bulk-group TMA reduce-add (none a plain store),
+    # and the K loop of both roles runs over the unit's slice only.
+    from pipeline_mlir import matmul
+    from pipeline_mlir.ir import Module
+    text, _ = matmul.gemm_sm90.generate(**matmul.CONFIGS[label])
+    assert "%splits_i32: i32" in text
+    ptx = pm.compile(Module.from_mlir(text, name=f"gemm_{label}"), chip="sm_90a",
+                     assemble=False).ptx
+    reduce = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
+    assert ptx.count(reduce) == subtiles
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in ptx
+    assert "cp.async.bulk.commit_group;" in ptx
+    assert re.search(r"cp\.async\.bulk\.wait_group\s+0;", ptx)  # before exit
+
+
+def test_gemm_split_counts():
+    # Units fill the SMs, slices keep at least MIN_SLICE_BLOCKS k-blocks,
+    # and a non-split variant is never split.
+    from pipeline_mlir import matmul
+    assert matmul.splits_for("m64n64k", 16, 4096, 14336, 132) == 2    # 64 tiles
+    assert matmul.splits_for("m64n64k", 16, 1024, 8192, 132) == 8     # 16 tiles
+    assert matmul.splits_for("m64n64k", 16, 1024, 1024, 132) == 2     # 16 k-blocks
+    assert matmul.splits_for("m64n64k", 16, 1024, 256, 132) == 1      # 4 k-blocks
+    assert matmul.splits_for("m64n64k", 4096, 4096, 8192, 132) == 1   # 4096 tiles
+    assert matmul.splits_for("m64n64", 16, 1024, 8192, 132) == 1

@@ -111,19 +111,21 @@ def test_hang_report():
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 @pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
-                                     "m64n64"])
+                                     "m64n64", "m64n64k", "m64n128k"])
 @pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
-                                   (257, 520, 1032)])
+                                   (257, 520, 1032), (16, 1024, 4160)])
 def test_pm_gemm(variant, shape):
     # pm.gemm against torch on random bf16 data, every variant, odd shapes
-    # (partial tiles in M, N and K).
+    # (partial tiles in M, N and K; for the split-K variants 2 and 8 slices,
+    # a short last slice, and C not zero before the call).
     import torch
     import pipeline_mlir as pm
     m, n, k = shape
     g = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
     a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
     b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
-    c = pm.gemm(a, b, variant=variant)
+    c = torch.full((m, n), 3.0, device="cuda", dtype=torch.bfloat16)
+    pm.gemm(a, b, c, variant=variant)
     torch.cuda.synchronize()
     ref = a.float() @ b.float().t()
     err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
