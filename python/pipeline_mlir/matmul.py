@@ -3,6 +3,7 @@
 by the shape, launched on the caller's stream. See docs/python.md.
 """
 
+import ctypes
 import functools
 import math
 
@@ -36,7 +37,8 @@ MIN_SLICE_BLOCKS = 8
 #: The fastest variant per shape of the grid of docs/gemm.md (H200, run J:
 #: `bench/gemm/bench_pm_gemm.py --tune`, which prints this table;
 #: bench/gemm/results/run-j-tune.log; the split-K entries from run K:
-#: `--tune --variants m64n64k,m64n128k --max-m 256`, run-k-tune.log). A shape off the grid takes its
+#: `--tune --variants m64n64k,m64n128k,m64n64,m64n128 --max-m 256 --reps 5`,
+#: run-k-tune.log). A shape off the grid takes its
 #: nearest grid point (in log2 of M, N and K).
 TUNED = {
     (16, 4096, 4096): "m64n128",
@@ -60,10 +62,10 @@ TUNED = {
     (1024, 4096, 14336): "m64n256",
     (4096, 4096, 14336): "m64n256",
     (16384, 4096, 14336): "bn256",
-    (16, 1024, 8192): "m64n64",
-    (64, 1024, 8192): "m64n64",
-    (128, 1024, 8192): "m64n64",
-    (256, 1024, 8192): "m64n64",
+    (16, 1024, 8192): "m64n128k",
+    (64, 1024, 8192): "m64n128k",
+    (128, 1024, 8192): "m64n128k",
+    (256, 1024, 8192): "m64n64k",
     (1024, 1024, 8192): "m64n128",
     (4096, 1024, 8192): "m64n256",
     (16384, 1024, 8192): "m64n256",
@@ -128,6 +130,21 @@ def _tensor_map(array, box, stream):
     return _maps[key]
 
 
+def _zero_first(launch, out, stream):
+    """`launch` after zeroing `out` in the stream's order (the split-K
+    slices add into C): one driver memset, no Python stream switch."""
+    d = driver()
+    memset = d.lib.cuMemsetD32Async
+    args = (ctypes.c_uint64(out.data_ptr()), ctypes.c_uint(0),
+            ctypes.c_size_t(out.numel() * out.element_size() // 4),
+            ctypes.c_void_p(stream.cuda_stream))
+
+    def run():
+        d.check(memset(*args), "zeroing C for split-K (cuMemsetD32Async)")
+        launch()
+    return run
+
+
 def gemm(a, b, out=None, *, variant=None, stream=None):
     """C = A @ B.T (torch.nn.functional.linear without bias): `a` M x K and
     `b` N x K bf16 CUDA tensors (torch, row-major, contiguous), K and N
@@ -189,11 +206,10 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
             _launches.clear()
         threads = 128 + 2 * bm  # the producer warpgroup and one per 64 rows
         extra = (splits,) if CONFIGS[label].get("split_k") else ()
-        launch = _launches[key] = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid,
-                                                 block=threads, smem=smem, stream=stream)
-    if CONFIGS[label].get("split_k"):
-        # The slices add into C: it starts at zero, in the stream's order.
-        with torch.cuda.stream(stream):
-            out.zero_()
+        launch = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid, block=threads,
+                                smem=smem, stream=stream)
+        if CONFIGS[label].get("split_k"):
+            launch = _zero_first(launch, out, stream)
+        _launches[key] = launch
     launch()
     return out
