@@ -518,6 +518,7 @@ scf.if %leader {
     if split_k:
         gen_args += " --split-k"
     splits_param = ", %splits_i32: i32" if split_k else ""
+    units = "tiles x S work units" if split_k else "tiles"
     splits_doc = (" and the split count S (split-K: the TMA stores are\n// reduce-adds of bf16 partial tiles, C must be zero before the launch)"
                   if split_k else "")
     if cluster == 2:
@@ -582,12 +583,12 @@ scf.if %leader {
 //                   Epilogue per tile: f32 -> bf16x2, stmatrix into a
 //                   128B-swizzled staging tile, fence.proxy.async, TMA store
 //                   (clipped at M, N), {epi_text}
-// Tile schedule: persistent (grid = min(SMs, tiles)); tile t -> (m, n) in
+// Tile schedule: persistent (grid = min(SMs, {units})); tile t -> (m, n) in
 // groups of `group_m` M-tiles, column-major in a group, so that the CTAs
 // running at once share A and B panels in L2. A launch with grid = number
 // of tiles is the non-persistent form of the same kernel.{cluster_text}
 //
-// Launch: block ({threads}, 1, 1); grid (min(#SMs, tiles), 1, 1); dynamic shared
+// Launch: block ({threads}, 1, 1); grid (min(#SMs, {units}), 1, 1); dynamic shared
 // memory {smem_bytes} B: barriers in the first KiB, A stages at {a_off}, B stages
 // at {b_off}, C staging at {c_off} ({c_wg_bytes} B per consumer warpgroup), all
 // 1 KiB aligned (the swizzle pattern repeats every 1024 B).

@@ -113,11 +113,12 @@ def test_hang_report():
 @pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
                                      "m64n64", "m64n64k", "m64n128k"])
 @pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
-                                   (257, 520, 1032), (16, 1024, 4160)])
+                                   (257, 520, 1032), (16, 1024, 4160), (16, 1024, 8320)])
 def test_pm_gemm(variant, shape):
     # pm.gemm against torch on random bf16 data, every variant, odd shapes
-    # (partial tiles in M, N and K; for the split-K variants 2 and 8 slices,
-    # a short last slice, and C not zero before the call).
+    # (partial tiles in M, N and K; for the split-K variants 2 to 16 slices,
+    # a short last slice, 16 slices asked and 15 run, and C not zero before
+    # the call).
     import torch
     import pipeline_mlir as pm
     m, n, k = shape
@@ -165,3 +166,17 @@ def test_pm_gemm_on_a_side_stream():
         a.fill_(1.0)
         del keep
     driver().lib.cuStreamDestroy_v2(handle)
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_gemm_refuses_an_output_over_its_inputs():
+    # C written over A or B would be read back as input (and a split-K
+    # variant zeroes C first): refused before anything is queued.
+    import torch
+    import pipeline_mlir as pm
+    a = torch.ones((64, 512), device="cuda", dtype=torch.bfloat16)
+    b = torch.ones((256, 512), device="cuda", dtype=torch.bfloat16)
+    for inside in (a, b):
+        out = inside.view(-1)[:64 * 256].view(64, 256)
+        with pytest.raises(pm.LaunchError, match="out overlaps"):
+            pm.gemm(a, b, out)
