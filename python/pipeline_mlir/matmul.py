@@ -78,6 +78,48 @@ TUNED = {
     (16384, 8192, 8192): "bn256",
 }
 
+#: The same for an H100 (80GB HBM3): every variant on every grid shape,
+#: `bench/gemm/bench_pm_gemm.py --tune --reps 3` on an H100
+#: (bench/gemm/results/run-k-tune-h100.log). The H100's lower memory
+#: bandwidth moves the large-M cells to the 128-row tiles.
+TUNED_H100 = {
+    (16, 4096, 4096): "m64n128k",
+    (64, 4096, 4096): "m64n64",
+    (128, 4096, 4096): "m64n64",
+    (256, 4096, 4096): "m64n128",
+    (1024, 4096, 4096): "bn256",
+    (4096, 4096, 4096): "bn256",
+    (16384, 4096, 4096): "bn128",
+    (16, 14336, 4096): "m64n256",
+    (64, 14336, 4096): "m64n128",
+    (128, 14336, 4096): "bn128",
+    (256, 14336, 4096): "bn128",
+    (1024, 14336, 4096): "bn128",
+    (4096, 14336, 4096): "bn256",
+    (16384, 14336, 4096): "m64n256",
+    (16, 4096, 14336): "m64n64k",
+    (64, 4096, 14336): "m64n64",
+    (128, 4096, 14336): "m64n64",
+    (256, 4096, 14336): "m64n128",
+    (1024, 4096, 14336): "bn256",
+    (4096, 4096, 14336): "m64n256",
+    (16384, 4096, 14336): "bn256",
+    (16, 1024, 8192): "m64n128k",
+    (64, 1024, 8192): "m64n128k",
+    (128, 1024, 8192): "m64n64k",
+    (256, 1024, 8192): "m64n64k",
+    (1024, 1024, 8192): "m64n128",
+    (4096, 1024, 8192): "m64n256",
+    (16384, 1024, 8192): "m64n256",
+    (16, 8192, 8192): "m64n128",
+    (64, 8192, 8192): "m64n64",
+    (128, 8192, 8192): "m64n128",
+    (256, 8192, 8192): "bn128",
+    (1024, 8192, 8192): "bn256",
+    (4096, 8192, 8192): "bn256",
+    (16384, 8192, 8192): "m64n256",
+}
+
 BK, GROUP_M = gemm_sm90.BK, 8
 
 
@@ -86,12 +128,23 @@ def _rows(label):
     return 64 * CONFIGS[label].get("consumers", 2)
 
 
+def table(device_name=None):
+    """The tuned table for a device: TUNED_H100 on an H100, TUNED (tuned on
+    an H200) elsewhere. By default the device `gemm` launches on."""
+    if device_name is None:
+        device_name = driver().name
+    return TUNED_H100 if "H100" in device_name else TUNED
+
+
 @functools.lru_cache(maxsize=4096)
-def choose(m, n, k):
-    """The variant `gemm` runs for an M x N x K product."""
+def choose(m, n, k, device_name=None):
+    """The variant `gemm` runs for an M x N x K product on a device (by
+    default the one `gemm` launches on)."""
+    tuned = table(device_name)
+
     def distance(shape):
         return sum((math.log2(a) - math.log2(b)) ** 2 for a, b in zip(shape, (m, n, k)))
-    return TUNED[min(TUNED, key=distance)]
+    return tuned[min(tuned, key=distance)]
 
 
 _kernels = {}

@@ -131,10 +131,15 @@ def test_gemm_variant_choice():
     # pm.gemm's choice follows the tuned table of docs/gemm.md (run J): a
     # grid shape takes its own entry, a shape off the grid its nearest one.
     from pipeline_mlir import matmul
-    assert set(matmul.TUNED.values()) <= set(matmul.CONFIGS)
-    assert matmul.choose(16384, 8192, 8192) == matmul.TUNED[(16384, 8192, 8192)]
-    assert matmul.choose(1024, 1024, 8192) == matmul.TUNED[(1024, 1024, 8192)]
-    assert matmul.choose(17, 4000, 4100) == matmul.TUNED[(16, 4096, 4096)]
+    for name, tuned in (("NVIDIA H200", matmul.TUNED), ("NVIDIA H100 80GB HBM3",
+                                                        matmul.TUNED_H100)):
+        assert set(tuned.values()) <= set(matmul.CONFIGS)
+        assert set(tuned) == set(matmul.TUNED)  # the same grid
+        assert matmul.table(name) is tuned
+        for shape, grid in (((16384, 8192, 8192), (16384, 8192, 8192)),
+                            ((1024, 1024, 8192), (1024, 1024, 8192)),
+                            ((17, 4000, 4100), (16, 4096, 4096))):
+            assert matmul.choose(*shape, device_name=name) == tuned[grid]
     # Every variant is a kernel the generator makes within shared memory.
     for cfg in matmul.CONFIGS.values():
         text, smem = matmul.gemm_sm90.generate(**cfg)
