@@ -192,8 +192,8 @@ gpu.module @m {
     gpu.return
   }
   // CHECK:      scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-  // CHECK-DAG:  %[[END:.*]] = arith.index_cast %{{.*}} : index to i32
-  // CHECK-DAG:  %[[MID:.*]] = arith.index_cast %{{.*}} : index to i32
+  // CHECK:      %[[MID:.*]] = arith.index_cast %{{.*}} : index to i32
+  // CHECK-NEXT: %[[END:.*]] = arith.index_cast %{{.*}} : index to i32
   // CHECK:      scf.for %[[IV:.*]] = %[[MID]] to %[[END]] step %{{[^ ]+}}{{ +}}: i32 {
   // CHECK-NEXT:   %[[I:.*]] = arith.index_cast %[[IV]] : i32 to index
   // CHECK:        memref.store %[[I]]

@@ -305,11 +305,16 @@ static void unroll(const Candidate &c) {
   auto toI32 = [&](Value v) -> Value {
     return arith::IndexCastOp::create(b, loc, i32, v);
   };
-  auto main = narrow
-                  ? scf::ForOp::create(b, loc, toI32(mid), toI32(end),
-                                       toI32(roundStep), prologue.getResults())
-                  : scf::ForOp::create(b, loc, mid, end, roundStep,
-                                       prologue.getResults());
+  // The casts are created one statement at a time: as call arguments their
+  // order (and the printed IR) would depend on the host compiler.
+  Value mainLb = mid, mainUb = end, mainStep = roundStep;
+  if (narrow) {
+    mainLb = toI32(mid);
+    mainUb = toI32(end);
+    mainStep = toI32(roundStep);
+  }
+  auto main = scf::ForOp::create(b, loc, mainLb, mainUb, mainStep,
+                                 prologue.getResults());
   {
     OpBuilder::InsertionGuard guard(b);
     Block *mainBody = main.getBody();
