@@ -34,20 +34,25 @@ def timed(fn, batch):
     return start.elapsed_time(stop) / batch  # ms per call
 
 
+def operands(m, n, k):
+    """Random bf16 A (M x K) and B (N x K), seeded by the shape, and C."""
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
+    b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
+    return a, b, torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+
+
 def tune(args):
     """Every variant on every grid shape, interleaved with torch; the
     fastest variant per shape as TUNED entries."""
     entries = []
     for n, k in NKS:
         for m in MS:
-            g = torch.Generator(device="cuda").manual_seed(m + n + k)
-            a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
-            b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
-            c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
-            ref = torch.nn.functional.linear(a, b).float()
-            fns = {"torch": lambda: torch.nn.functional.linear(a, b)}
             if m > args.max_m:
                 continue
+            a, b, c = operands(m, n, k)
+            ref = torch.nn.functional.linear(a, b).float()
+            fns = {"torch": lambda: torch.nn.functional.linear(a, b)}
             labels = list(args.variants.split(",")) if args.variants else list(matmul.CONFIGS)
             if matmul.choose(m, n, k) not in labels:
                 labels.append(matmul.choose(m, n, k))
@@ -99,10 +104,7 @@ def main():
     logs = []
     for n, k in NKS:
         for m in MS:
-            g = torch.Generator(device="cuda").manual_seed(m + n + k)
-            a = torch.randn((m, k), generator=g, device="cuda").to(torch.bfloat16)
-            b = torch.randn((n, k), generator=g, device="cuda").to(torch.bfloat16)
-            c = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+            a, b, c = operands(m, n, k)
             ours = lambda: pm.gemm(a, b, c)  # noqa: E731
             theirs = lambda: torch.nn.functional.linear(a, b)  # noqa: E731
             ours(), theirs()
