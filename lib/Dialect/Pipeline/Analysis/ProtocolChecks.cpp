@@ -81,6 +81,18 @@ struct Signal {
   /// its pair, or the leader of its pair.
   enum class Target { Own, Group, Pair, Leader } target = Target::Own;
   bool leaderOnly = false; // expect_tx of a CTA pair: the peer's is a no-op
+
+  /// Whether the thread alone decides if a visit signals: a condition like
+  /// a loop counter between the visit and its signal would make the count
+  /// differ between phases.
+  bool decidedByThread(ThreadModel &model) const {
+    if (op == site)
+      return true;
+    Block *visitBlock = site->hasTrait<ScopedStage>()
+                            ? &site->getRegion(0).front()
+                            : site->getBlock();
+    return model.decided(op, visitBlock);
+  }
 };
 
 struct Counted {
@@ -506,10 +518,7 @@ bool ArrivalChecker::runClc() {
     const llvm::BitVector *ex = model.exec(sig.op);
     if (!ex)
       return false;
-    Block *visitBlock = sig.site->hasTrait<ScopedStage>()
-                            ? &sig.site->getRegion(0).front()
-                            : sig.site->getBlock();
-    if (sig.op != sig.site && !model.decided(sig.op, visitBlock))
+    if (!sig.decidedByThread(model))
       return false;
     if (sig.weight != Signal::Weight::Thread)
       return false;
@@ -620,13 +629,7 @@ bool ArrivalChecker::run() {
     const llvm::BitVector *ex = model.exec(s.op);
     if (!ex)
       return false;
-    // Whether a visit signals must be decided by the thread alone: a
-    // condition like a loop counter between the visit and its signal makes
-    // the count differ between phases.
-    Block *visitBlock = s.site->hasTrait<ScopedStage>()
-                            ? &s.site->getRegion(0).front()
-                            : s.site->getBlock();
-    if (s.op != s.site && !model.decided(s.op, visitBlock))
+    if (!s.decidedByThread(model))
       return false;
     const ThreadModel::Vals *elect = nullptr;
     if (s.weight == Signal::Weight::Elect && !(elect = model.eval(s.elect)))
