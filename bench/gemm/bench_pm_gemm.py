@@ -48,7 +48,7 @@ def tune(args):
     entries = []
     for n, k in NKS:
         for m in MS:
-            if m > args.max_m:
+            if m > args.max_m or m < args.min_m:
                 continue
             a, b, c = operands(m, n, k)
             ref = torch.nn.functional.linear(a, b).float()
@@ -94,6 +94,8 @@ def main():
                          "current choice")
     ap.add_argument("--max-m", type=int, default=1 << 30,
                     help="with --tune: only shapes with M up to this")
+    ap.add_argument("--min-m", type=int, default=1,
+                    help="with --tune: only shapes with M at least this")
     args = ap.parse_args()
     if args.tune:
         return tune(args)

@@ -56,20 +56,30 @@ class Kernel:
 
 def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
              consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
-             epi_buffers=1, consumers=2, split_k=False):
+             epi_buffers=1, consumers=2, split_k=False, stream_k=False):
     """The kernel's MLIR text and its dynamic shared memory in bytes.
     `consumers`: consumer warpgroups of 64 rows each (the tile is 64 x
     consumers rows; 1 for small M, 2 for the shipped kernel).
     `split_k`: the kernel takes a split count S after group_m; each output
     tile's K range is cut into S slices that run as separate work units
     and add their bf16 partial tiles into C with TMA reduce-add (C must be
-    zero before the launch)."""
+    zero before the launch).
+    `stream_k`: stream-K. The CTAs form groups of one CTA per M-tile
+    (the grid must be a multiple of the M-tile count); the (N-tile,
+    k-block) iterations are cut evenly among the groups, so that the CTAs
+    of a group read the same B panel at the same k (B comes from DRAM
+    once). A CTA runs one work unit per N-tile its range touches and adds
+    its bf16 partial tiles into C with TMA reduce-add (C must be zero
+    before the launch). For shapes whose tiles leave SMs idle."""
+    if split_k and stream_k:
+        raise ValueError("--split-k and --stream-k exclude each other")
+    reduce = split_k or stream_k
     if consumers not in (1, 2):
         raise ValueError("--consumers must be 1 or 2")
     if consumers == 1 and cluster != 1:
         raise ValueError("--consumers 1 needs --cluster 1")
-    if split_k and cluster != 1:
-        raise ValueError("--split-k needs --cluster 1")
+    if reduce and cluster != 1:
+        raise ValueError("--split-k and --stream-k need --cluster 1")
     BM = 64 * consumers  # noqa: N806 (the tile rows, as the module's BM)
     threads = 128 * (1 + consumers)
     if bn not in (64, 128, 192, 256):
@@ -123,7 +133,36 @@ pipeline.init_mbars %tp producer 1 consumer __CONSUMERS__ : !TP""".replace(
 %kb_per = arith.ceildivui %num_k_blocks, %splits_req : index
 %splits = arith.ceildivui %num_k_blocks, %kb_per : index
 %num_tiles = arith.muli %num_out_tiles, %splits : index"""
-        gm, tile_first, tile_step = "%group_m", "%bid", "%nbid"
+        if stream_k:
+            sched_text = f"""%num_out_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
+%group_tiles = arith.muli %group_m, %num_n_tiles : index
+// Stream-K: CTA b is member b % T (its M-tile) of group b / T (T = M-tiles,
+// Q = G / T groups of the G CTAs; CTAs past Q T have no work). Group q runs
+// the iterations [q W / Q, (q+1) W / Q) of W = N-tiles x k-blocks: its work
+// units are the N-tiles that range touches, from %panel_lo on, each over
+// the part of its k-blocks inside the range.
+%member = arith.remui %bid, %num_m_tiles : index
+%sk_group = arith.divui %bid, %num_m_tiles : index
+%sk_groups = arith.divui %nbid, %num_m_tiles : index
+%sk_groups_1 = arith.maxui %sk_groups, {c(1)} : index
+%work = arith.muli %num_n_tiles, %num_k_blocks : index
+%group_next = arith.addi %sk_group, {c(1)} : index
+%it_lo_w = arith.muli %sk_group, %work : index
+%it_lo = arith.divui %it_lo_w, %sk_groups_1 : index
+%it_hi_w = arith.muli %group_next, %work : index
+%it_hi = arith.divui %it_hi_w, %sk_groups_1 : index
+%panel_lo = arith.divui %it_lo, %num_k_blocks : index
+%it_last = arith.subi %it_hi, {c(1)} : index
+%panel_last = arith.divui %it_last, %num_k_blocks : index
+%panel_span = arith.subi %panel_last, %panel_lo : index
+%units = arith.addi %panel_span, {c(1)} : index
+%in_group = arith.cmpi ult, %sk_group, %sk_groups : index
+%nonempty = arith.cmpi ult, %it_lo, %it_hi : index
+%has_work = arith.andi %in_group, %nonempty : i1
+%num_tiles = arith.select %has_work, %units, {c(0)} : index"""
+            gm, tile_first, tile_step = "%group_m", c(0), c(1)
+        else:
+            gm, tile_first, tile_step = "%group_m", "%bid", "%nbid"
     else:
         init_text = """// full: one arrival, this CTA's TMA thread's arrive.expect_tx (its A
 // load and both CTAs' multicast halves of B complete the bytes); empty:
@@ -185,6 +224,19 @@ scf.if %is_producer {{
         CTAs share the B tile) and the CTA of rank r takes M-tile 2i + r."""
         mt_count = "%num_m_tiles" if cluster == 1 else "%num_m_pairs"
         tile = "%t"
+        if stream_k:
+            b.emit(f"""
+%{pre}nt = arith.addi %panel_lo, %t : index
+%{pre}tile_it = arith.muli %{pre}nt, %num_k_blocks : index
+%{pre}tile_end = arith.addi %{pre}tile_it, %num_k_blocks : index
+%{pre}seg_lo = arith.maxui %it_lo, %{pre}tile_it : index
+%{pre}seg_hi = arith.minui %it_hi, %{pre}tile_end : index
+%{pre}kb_lo = arith.subi %{pre}seg_lo, %{pre}tile_it : index
+%{pre}kb_hi = arith.subi %{pre}seg_hi, %{pre}tile_it : index
+%{pre}m0 = arith.muli %member, {c(BM)} : index
+%{pre}n0 = arith.muli %{pre}nt, {c(bn)} : index
+""", indent)
+            return
         if split_k:
             tile = f"%{pre}tile"
             b.emit(f"""
@@ -237,7 +289,7 @@ scf.if %is_tma_thread {{
   scf.for %t = {tile_first} to %num_tiles step {tile_step} {{
 """, I3)
     schedule(I5 + "  ", "p_")
-    kb_range = "%p_kb_lo to %p_kb_hi" if split_k else f"{c(0)} to %num_k_blocks"
+    kb_range = "%p_kb_lo to %p_kb_hi" if reduce else f"{c(0)} to %num_k_blocks"
     b.emit(f"""
 scf.for %kb = {kb_range} step {c(1)} {{
   %k0 = arith.muli %kb, {c(BK)} : index
@@ -300,7 +352,7 @@ nvvm.setmaxregister increase {consumer_regs}
 %stg_row = arith.addi %stg0, %row_bytes : index
 %x = arith.xori %l7, %l16 : index
 """, I3)
-    if split_k:
+    if reduce:
         b.emit("""
 // The C descriptor as the pointer the TMA reduce takes.
 %c_map_ptr = builtin.unrealized_conversion_cast %c_map : !DescC to !llvm.ptr
@@ -355,7 +407,7 @@ nvvm.setmaxregister increase {consumer_regs}
             cur = nxt
         b.emit("nvvm.wgmma.commit.group.sync.aligned", indent)
 
-    if split_k:
+    if reduce:
         b.emit(f"%kb_rest = arith.addi %kb_lo, {c(1)} : index", I4)
         kb_rest, kb_end = "%kb_rest", "%kb_hi"
     else:
@@ -475,7 +527,7 @@ scf.if %leader {{
 %r{r}s{st}_src = memref.subview %c_staging[%r{r}s{st}_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !CStaging to !CTile
 %r{r}s{st}_col = arith.addi %n0, {c(col)} : index
 """, I5)
-            if split_k:
+            if reduce:
                 b.emit(f"""
 %r{r}s{st}_off = arith.muli %r{r}s{st}_idx, {c(8192)} : index
 %r{r}s{st}_addr = arith.addi %stg_base, %r{r}s{st}_off : index
@@ -517,10 +569,18 @@ scf.if %leader {
         gen_args += f" --consumers {consumers}"
     if split_k:
         gen_args += " --split-k"
+    if stream_k:
+        gen_args += " --stream-k"
     splits_param = ", %splits_i32: i32" if split_k else ""
     units = "tiles x S work units" if split_k else "tiles"
+    if stream_k:
+        units = None
     splits_doc = (" and the split count S (split-K: the TMA stores are\n// reduce-adds of bf16 partial tiles, C must be zero before the launch)"
                   if split_k else "")
+    grid_expr = f"min(#SMs, {units})"
+    if stream_k:
+        grid_expr = "M-tiles x min(#SMs / M-tiles, N-tiles x k-blocks)"
+        splits_doc = (" (stream-K: the TMA stores are reduce-adds of bf16\n// partial tiles, C must be zero before the launch)")
     if cluster == 2:
         gen_args += " --cluster 2"
     if not lag:
@@ -535,6 +595,12 @@ scf.if %leader {
         consumer_text = f"""issues 4 wgmma.m64n{bn}k16 per k-block, waits for them
 //                   (wait_group 0) and frees the stage at once (comparison
 //                   variant without the release lag, consumer_depth = 1)."""
+    grid_text = ("A launch with grid = number\n// of tiles is the non-persistent form of the same kernel.")
+    if stream_k:
+        grid_text = ("Stream-K: one CTA per M-tile in each group\n"
+                     "// of CTAs; group q of Q runs the (N-tile, k-block) iterations\n"
+                     "// [q W / Q, (q + 1) W / Q) of W = N-tiles x k-blocks, one work unit\n"
+                     "// per N-tile they touch (launch a multiple of the M-tile count).")
     if cluster == 2:
         cluster_text = """
 // Clusters of 2 CTAs (launch with cluster dims (2, 1, 1)): the pair computes
@@ -583,12 +649,11 @@ scf.if %leader {
 //                   Epilogue per tile: f32 -> bf16x2, stmatrix into a
 //                   128B-swizzled staging tile, fence.proxy.async, TMA store
 //                   (clipped at M, N), {epi_text}
-// Tile schedule: persistent (grid = min(SMs, {units})); tile t -> (m, n) in
+// Tile schedule: persistent (grid = {grid_expr.replace("#SMs", "SMs")}); tile t -> (m, n) in
 // groups of `group_m` M-tiles, column-major in a group, so that the CTAs
-// running at once share A and B panels in L2. A launch with grid = number
-// of tiles is the non-persistent form of the same kernel.{cluster_text}
+// running at once share A and B panels in L2. {grid_text}{cluster_text}
 //
-// Launch: block ({threads}, 1, 1); grid (min(#SMs, {units}), 1, 1); dynamic shared
+// Launch: block ({threads}, 1, 1); grid ({grid_expr}, 1, 1); dynamic shared
 // memory {smem_bytes} B: barriers in the first KiB, A stages at {a_off}, B stages
 // at {b_off}, C staging at {c_off} ({c_wg_bytes} B per consumer warpgroup), all
 // 1 KiB aligned (the swizzle pattern repeats every 1024 B).
@@ -680,6 +745,9 @@ def main(argv=None):
     ap.add_argument("--split-k", action="store_true",
                     help="take a split count S: K slices of a tile run as separate work "
                          "units and reduce-add bf16 partials into a zeroed C")
+    ap.add_argument("--stream-k", action="store_true",
+                    help="cut all tiles' k-block iterations evenly among the CTAs "
+                         "(stream-K); reduce-add bf16 partials into a zeroed C")
     ap.add_argument("--name", default="gemm_bf16_sm90")
     ap.add_argument("-o", "--output",
                     default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -693,7 +761,7 @@ def main(argv=None):
         text, smem = generate(args.bn, args.stages, args.epi_subtiles,
                               args.producer_regs, args.consumer_regs, args.name,
                               args.cluster, not args.no_lag, args.epi_buffers,
-                              args.consumers, args.split_k)
+                              args.consumers, args.split_k, args.stream_k)
     except ValueError as e:
         raise SystemExit(str(e))
     if args.print_smem:

@@ -29,6 +29,13 @@ CONFIGS = {
     # shapes with fewer tiles than SMs and a long K.
     "m64n64k": dict(consumers=1, bn=64, stages=12, epi_subtiles=1, split_k=True),
     "m64n128k": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, split_k=True),
+    # Stream-K: one CTA per M-tile in each group of CTAs, the (N-tile,
+    # k-block) iterations cut evenly among the groups; each CTA reduce-adds
+    # bf16 partial tiles into a zeroed C. For shapes whose tiles leave SMs
+    # idle and whose M-tiles fit the SMs (else the tile without stream-K).
+    "bn256s": dict(bn=256, stages=3, epi_subtiles=4, stream_k=True),
+    "bn128s": dict(bn=128, stages=5, epi_subtiles=2, stream_k=True),
+    "m64n256s": dict(consumers=1, bn=256, stages=4, epi_subtiles=4, stream_k=True),
 }
 
 #: A split-K slice has at least this many k-blocks of 64.
@@ -164,6 +171,9 @@ def splits_for(label, m, n, k, sm_count):
 
 #: The split-K variants' tiles without split-K, for shapes that do not split.
 UNSPLIT = {"m64n64k": "m64n64", "m64n128k": "m64n128"}
+#: The stream-K variants' tiles without stream-K, for shapes with more
+#: M-tiles than SMs.
+UNSTREAMED = {"bn256s": "bn256", "bn128s": "bn128", "m64n256s": "m64n256"}
 
 
 def _kernel(label):
@@ -244,6 +254,10 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
         # A shape near a split-K grid point that has tiles enough (or K too
         # short) to split: the same tile without the zeroing and reduce.
         label = UNSPLIT.get(label, label)
+    if CONFIGS[label].get("stream_k") and -(-m // _rows(label)) > driver().sm_count:
+        # A group holds one CTA per M-tile: more M-tiles than SMs run the
+        # same tile without stream-K (forced or chosen).
+        label = UNSTREAMED[label]
     for name, t in (("a", a), ("b", b)):
         lo, hi = t.data_ptr(), t.data_ptr() + t.numel() * 2
         if lo < out.data_ptr() + m * n * 2 and out.data_ptr() < hi:
@@ -268,13 +282,18 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
         slice_blocks = -(-k_blocks // splits)
         units = -(-m // bm) * -(-n // bn) * -(-k_blocks // slice_blocks)
         grid = min(sm_count, units)
+        if CONFIGS[label].get("stream_k"):
+            # Stream-K: whole groups of one CTA per M-tile, each group with
+            # at least one (N-tile, k-block) iteration.
+            m_tiles = -(-m // bm)
+            grid = m_tiles * min(sm_count // m_tiles, -(-n // bn) * k_blocks)
         if len(_launches) > 4096:
             _launches.clear()
         threads = 128 + 2 * bm  # the producer warpgroup and one per 64 rows
         extra = (splits,) if CONFIGS[label].get("split_k") else ()
         launch = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid, block=threads,
                                 smem=smem, stream=stream)
-        if CONFIGS[label].get("split_k"):
+        if CONFIGS[label].get("split_k") or CONFIGS[label].get("stream_k"):
             launch = _zero_first(launch, out, stream)
         _launches[key] = launch
     launch()

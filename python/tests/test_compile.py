@@ -133,6 +133,26 @@ def test_gemm_split_k_reduces_into_c(label, subtiles):
     assert re.search(r"cp\.async\.bulk\.wait_group\s+0;", ptx)  # before exit
 
 
+@pytest.mark.parametrize("label,subtiles", [("bn256s", 4), ("m64n256s", 4), ("bn128s", 2)])
+def test_gemm_stream_k_reduces_into_c(label, subtiles):
+    # A stream-K variant takes no split count (its share of the iterations
+    # comes from the grid size), adds every partial tile into C with a
+    # reduce-add (no plain store), and passes both checkers: the producer
+    # and the consumers walk the same per-CTA units.
+    from pipeline_mlir import matmul
+    from pipeline_mlir.ir import Module
+    text, _ = matmul.gemm_sm90.generate(**matmul.CONFIGS[label])
+    assert "%splits_i32" not in text and "%nbid = gpu.grid_dim x" in text
+    module = Module.from_mlir(text, name=f"gemm_{label}")
+    pm.check(module)
+    ptx = pm.compile(module, chip="sm_90a", assemble=False).ptx
+    reduce = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
+    assert ptx.count(reduce) == subtiles
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in ptx
+    with pytest.raises(ValueError, match="exclude each other"):
+        matmul.gemm_sm90.generate(bn=256, split_k=True, stream_k=True)
+
+
 def test_gemm_split_counts():
     # Units fill the SMs, slices keep at least MIN_SLICE_BLOCKS k-blocks,
     # and a non-split variant is never split.

@@ -111,13 +111,16 @@ def test_hang_report():
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 @pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
-                                     "m64n64", "m64n64k", "m64n128k"])
+                                     "m64n64", "m64n64k", "m64n128k", "bn256s", "bn128s",
+                                     "m64n256s"])
 @pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
                                    (257, 520, 1032), (16, 1024, 4160), (16, 1024, 8320)])
 def test_pm_gemm(variant, shape):
     # pm.gemm against torch on random bf16 data, every variant, odd shapes
     # (partial tiles in M, N and K; for the split-K variants 2 to 16 slices,
-    # a short last slice, 16 slices asked and 15 run, and C not zero before
+    # a short last slice, 16 slices asked and 15 run; for the stream-K
+    # variants 4 to 1040 iterations over up to 132 CTAs, so tiles shared by
+    # up to 33 CTAs and CTAs spanning up to 3 tiles; and C not zero before
     # the call).
     import torch
     import pipeline_mlir as pm

@@ -1,5 +1,5 @@
-// RUN: pipeline-opt %s -split-input-file -pipeline-unroll-stages -canonicalize | FileCheck %s
-// RUN: pipeline-opt %s -split-input-file -pipeline-unroll-stages='max-body-ops=2' | FileCheck %s --check-prefix=SMALL
+// RUN: pipeline-opt %s -split-input-file -pipeline-unroll-stages='rotate-wait=false' -canonicalize | FileCheck %s
+// RUN: pipeline-opt %s -split-input-file -pipeline-unroll-stages='max-body-ops=2 rotate-wait=false' | FileCheck %s --check-prefix=SMALL
 
 // pipeline-unroll-stages: a loop that steps a role once per iteration
 // becomes a prologue to stage 0, the body unrolled over one round of the

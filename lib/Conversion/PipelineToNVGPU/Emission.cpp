@@ -797,7 +797,14 @@ Value waitCurrentUnless(OpBuilder &b, Location loc, const Lowered &l, Role role,
 SmallVector<Value> acquireStage(OpBuilder &b, Location loc, const Lowered &l,
                                 Role role, unsigned sub, Value ready) {
   Value stage;
-  if (ready) {
+  if (!ready && sub == 0 && l.op && !l.hangReportOn() &&
+      l.op->hasAttr(kWaitedAheadAttrName)) {
+    // pipeline-unroll-stages waited for this stage at the end of the
+    // previous iteration (or before the loop).
+    RoleState state = loadRole(b, loc, l, role);
+    tmemFence(b, loc, l, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    stage = toIndex(b, loc, state.stage);
+  } else if (ready) {
     stage = waitCurrentUnless(b, loc, l, role, sub, ready);
   } else {
     RoleState state = waitCurrent(b, loc, l, role, sub);

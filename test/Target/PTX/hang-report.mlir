@@ -3,11 +3,12 @@
 // byte-identical to the PTX of the compiler before the report existed
 // (Inputs/warp_specialized.sm_90a.ptx; regenerate it only for a deliberate
 // change of the lowering, and say why in the commit). Last regenerated for
-// pipeline-unroll-stages (on by default) counting its unrolled loops in i32
-// where the bounds are 32-bit values (the example's are); before that, when
-// the pass came: the example's loops are unrolled by the stage count and
-// wait with the convergent try_wait loop. The hang report turns the
-// unrolling off, so the checks below are unchanged.
+// pipeline-unroll-stages' rotate-wait (on by default): the example's loops
+// are unrolled by two rounds of the ring and the first wait of each round
+// pair moves to the end of the previous iteration; before that for its
+// i32 loop counters, and when the pass came (the loops unrolled by the
+// stage count, waits with the convergent try_wait loop). The hang report
+// turns the unrolling off, so the checks below are unchanged.
 // RUN: pipeline-compile %examples/warp_specialized.mlir --chip=sm_90a --cuda-path=%cuda_path -o %t.off
 // RUN: diff %S/Inputs/warp_specialized.sm_90a.ptx %t.off.ptx
 //

@@ -44,6 +44,12 @@ constexpr uint64_t kMaxSharedMemoryBytes = 227 * 1024;
 /// there, which the lowering turns into a constant.
 inline constexpr const char *kKnownStageAttrName = "pipeline.known_stage";
 
+/// The discardable unit attribute pipeline-unroll-stages (rotate-wait) puts
+/// on the first acquire of an unrolled body whose wait it moved to the end
+/// of the previous iteration and before the loop (as `wait_producer` /
+/// `wait_consumer`): the lowering acquires without waiting.
+inline constexpr const char *kWaitedAheadAttrName = "pipeline.waited_ahead";
+
 /// True if `type` lives in the GPU workgroup (shared) address space.
 bool isWorkgroupMemRef(mlir::MemRefType type);
 

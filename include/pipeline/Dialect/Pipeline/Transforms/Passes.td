@@ -128,6 +128,20 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
     body gets its index through a cast), as a hand-written ring's `int`
     counter does.
 
+    With `rotate-wait` (the default), a loop that is not nested in another
+    loop and whose body's first op with effects is a plain acquire of a
+    stepped role (`produce`, `consume`, `consume_explicit`,
+    `acquire_producer`, `acquire_consumer` without a ready token, no
+    sub-stages) is unrolled by two rounds of the ring (2 S copies), so that
+    every copy's wait parity is the same in each iteration, and that
+    acquire's wait moves one iteration ahead: a `wait_producer` /
+    `wait_consumer` (stage 0) before the loop and at the end of the body,
+    the last iteration peeled without it, and the acquire marked
+    `pipeline.waited_ahead` (it takes the stage without waiting). The loop
+    then starts with the first copy's work instead of a wait, whose retry
+    ptxas would otherwise keep inline. Only effect-free ops precede the
+    acquire, so the earlier wait cannot wait for anything the thread does.
+
     Not unrolled: loops that drain, step a role under an `scf.if` or in a
     nested loop, step it twice, use a handle whose acquire the pass cannot
     see (a loop-carried handle), step a consumer with `consumer_depth > 1`
@@ -139,6 +153,13 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
            "unroll only loops whose body holds at most this many operations "
            "(nested ones included); large bodies gain little and grow the "
            "code S + 2 times">,
+    Option<"rotateWait", "rotate-wait", "bool", /*default=*/"true",
+           "for a loop not nested in another loop whose body's first op "
+           "with effects is a plain acquire: "
+           "unroll by two rounds (2 S copies, every copy's parity the same "
+           "in each iteration) and move that acquire's wait to the end of "
+           "the previous iteration, so that the loop does not start with a "
+           "wait">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops", "scf.for loops looked at">,
@@ -146,6 +167,9 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
               "loops unrolled by their stage count">,
     Statistic<"numCopies", "body-copies",
               "copies of loop bodies in the unrolled loops">,
+    Statistic<"numRotated", "waits-rotated",
+              "unrolled loops whose first wait moved to the previous "
+              "iteration">,
     Statistic<"numOneStage", "one-stage-loops",
               "one-stage loops marked with stage 0 in place">,
   ];
