@@ -54,6 +54,99 @@ class Kernel:
         return f"%c{v}"
 
 
+def stream_k_fixup(b, c, n_acc, consumers, bn, indent):
+    """Stream-K: after a unit's k-blocks, a unit that does not start its
+    tile's K (%kb_lo > 0; only a group's first unit can be one) writes its
+    f32 accumulator to its group's workspace slot and releases the slot's
+    flag; the owner (%kb_lo = 0) adds the slots of the later groups that
+    cover the rest of the tile (acquiring and then clearing each flag) and
+    goes on to the epilogue (inside the scf.if's else branch, closed after
+    the epilogue). Slot and flag index: (group x M-tiles + member) x
+    consumers + warpgroup. A thread's value i of a slot is word
+    i x 128 + thread: the warpgroup's stores of one i are contiguous."""
+    b.emit(f"""
+// Stream-K fixup. Workspace slot of group g for this CTA's M-tile and
+// warpgroup: ((g x M-tiles + member) x {consumers} + cw) x {64 * bn} floats.
+%sk_piece = arith.cmpi ne, %kb_lo, {c(0)} : index
+%sk_ws = llvm.inttoptr %ws_i64 : i64 to !llvm.ptr<1>
+%sk_flags = llvm.inttoptr %flags_i64 : i64 to !llvm.ptr<1>
+%sk_ltid_i64 = arith.index_cast %ltid : index to i64
+%sk_cw_i64 = arith.index_cast %cw : index to i64
+%sk_member_i64 = arith.index_cast %member : index to i64
+%sk_mt_i64 = arith.index_cast %num_m_tiles : index to i64
+scf.if %sk_piece {{
+  // Not the owner: write the partial sums, then release the flag.
+  %pg_i64 = arith.index_cast %sk_group : index to i64
+  %pg_mt = arith.muli %pg_i64, %sk_mt_i64 : i64
+  %pg_row = arith.addi %pg_mt, %sk_member_i64 : i64
+  %pg_rows = arith.muli %pg_row, %i64_consumers : i64
+  %pg_slot = arith.addi %pg_rows, %sk_cw_i64 : i64
+  %pg_words = arith.muli %pg_slot, %i64_slot_words : i64
+  %pg_word = arith.addi %pg_words, %sk_ltid_i64 : i64
+  %pg_base = llvm.getelementptr %sk_ws[%pg_word] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+""", indent)
+    for i in range(n_acc):
+        b.emit(f"""
+  %pw{i} = llvm.extractvalue %acc_main[{i}] : !Acc
+  %pp{i} = llvm.getelementptr %pg_base[{i * 128}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+  llvm.store %pw{i}, %pp{i} : f32, !llvm.ptr<1>""", indent)
+    b.emit(f"""
+  // Every thread's stores before the leader's release (CUTLASS's
+  // generic barrier: sync, then one release by one thread).
+  nvvm.barrier id = %bar_id number_of_threads = %i32_128
+  scf.if %leader {{
+    %pf = llvm.getelementptr %sk_flags[%pg_slot] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+    %pf_i64 = llvm.ptrtoint %pf : !llvm.ptr<1> to i64
+    llvm.inline_asm has_side_effects "st.release.gpu.global.b32 [$0], $1;", "l,r" %pf_i64, %i32_1 : (i64, i32) -> ()
+  }}
+}} else {{
+  // The owner: the groups after this one whose first unit lies in this
+  // tile, g = group + 1 .. ceil(tile_end x Q / W) - 1.
+  %og_first = arith.addi %sk_group, {c(1)} : index
+  %og_end_w = arith.muli %tile_end, %sk_groups_1 : index
+  %og_end0 = arith.ceildivui %og_end_w, %work : index
+  %og_end = arith.minui %og_end0, %sk_groups : index
+  %acc = scf.for %g = %og_first to %og_end step {c(1)} iter_args(%fa0 = %acc_main) -> (!Acc) {{
+    %og_i64 = arith.index_cast %g : index to i64
+    %og_mt = arith.muli %og_i64, %sk_mt_i64 : i64
+    %og_row = arith.addi %og_mt, %sk_member_i64 : i64
+    %og_rows = arith.muli %og_row, %i64_consumers : i64
+    %og_slot = arith.addi %og_rows, %sk_cw_i64 : i64
+    %of = llvm.getelementptr %sk_flags[%og_slot] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+    %of_i64 = llvm.ptrtoint %of : !llvm.ptr<1> to i64
+    scf.if %leader {{
+      scf.while : () -> () {{
+        %flag = llvm.inline_asm has_side_effects "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l" %of_i64 : (i64) -> i32
+        %unset = arith.cmpi eq, %flag, %i32_0 : i32
+        scf.condition(%unset)
+      }} do {{
+        scf.yield
+      }}
+    }}
+    nvvm.barrier id = %bar_id number_of_threads = %i32_128
+    %og_words = arith.muli %og_slot, %i64_slot_words : i64
+    %og_word = arith.addi %og_words, %sk_ltid_i64 : i64
+    %og_base = llvm.getelementptr %sk_ws[%og_word] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+""", indent)
+    for i in range(n_acc):
+        b.emit(f"""
+    %op{i} = llvm.getelementptr %og_base[{i * 128}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    %ov{i} = llvm.load %op{i} : !llvm.ptr<1> -> f32
+    %ox{i} = llvm.extractvalue %fa{i}[{i}] : !Acc
+    %os{i} = llvm.fadd %ox{i}, %ov{i} : f32
+    %fa{i + 1} = llvm.insertvalue %os{i}, %fa{i}[{i}] : !Acc""", indent)
+    b.emit(f"""
+    // Every thread has read the slot: clear the flag for the next launch.
+    nvvm.barrier id = %bar_id number_of_threads = %i32_128
+    scf.if %leader {{
+      %zero_flag = arith.constant 0 : i32
+      llvm.store %zero_flag, %of : i32, !llvm.ptr<1>
+    }}
+    scf.yield %fa{n_acc} : !Acc
+  }}
+""", indent)
+
+
 def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
              consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
              epi_buffers=1, consumers=2, split_k=False, stream_k=False):
@@ -68,17 +161,21 @@ def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
     (the grid must be a multiple of the M-tile count); the (N-tile,
     k-block) iterations are cut evenly among the groups, so that the CTAs
     of a group read the same B panel at the same k (B comes from DRAM
-    once). A CTA runs one work unit per N-tile its range touches and adds
-    its bf16 partial tiles into C with TMA reduce-add (C must be zero
-    before the launch). For shapes whose tiles leave SMs idle."""
+    once). A CTA runs one work unit per N-tile its range touches. The unit
+    that starts a tile's K (k-block 0) owns it: it adds the f32 partial
+    sums of the units of later groups that cover the rest of the tile's K
+    (each the first unit of its group; they write them to a workspace and
+    release a flag, the owner acquires it and clears it) and stores C. The
+    kernel takes the workspace and flag addresses (i64) after group_m. For
+    shapes whose tiles leave SMs idle."""
     if split_k and stream_k:
         raise ValueError("--split-k and --stream-k exclude each other")
-    reduce = split_k or stream_k
+    reduce = split_k
     if consumers not in (1, 2):
         raise ValueError("--consumers must be 1 or 2")
     if consumers == 1 and cluster != 1:
         raise ValueError("--consumers 1 needs --cluster 1")
-    if reduce and cluster != 1:
+    if (split_k or stream_k) and cluster != 1:
         raise ValueError("--split-k and --stream-k need --cluster 1")
     BM = 64 * consumers  # noqa: N806 (the tile rows, as the module's BM)
     threads = 128 * (1 + consumers)
@@ -289,7 +386,7 @@ scf.if %is_tma_thread {{
   scf.for %t = {tile_first} to %num_tiles step {tile_step} {{
 """, I3)
     schedule(I5 + "  ", "p_")
-    kb_range = "%p_kb_lo to %p_kb_hi" if reduce else f"{c(0)} to %num_k_blocks"
+    kb_range = "%p_kb_lo to %p_kb_hi" if split_k or stream_k else f"{c(0)} to %num_k_blocks"
     b.emit(f"""
 scf.for %kb = {kb_range} step {c(1)} {{
   %k0 = arith.muli %kb, {c(BK)} : index
@@ -407,11 +504,12 @@ nvvm.setmaxregister increase {consumer_regs}
             cur = nxt
         b.emit("nvvm.wgmma.commit.group.sync.aligned", indent)
 
-    if reduce:
+    if split_k or stream_k:
         b.emit(f"%kb_rest = arith.addi %kb_lo, {c(1)} : index", I4)
         kb_rest, kb_end = "%kb_rest", "%kb_hi"
     else:
         kb_rest, kb_end = c(1), "%num_k_blocks"
+    acc_main = "%acc_main" if stream_k else "%acc"
     if lag:
         b.emit("""
 // First k-block: the first wgmma overwrites the accumulator (scale-d 0).
@@ -421,7 +519,7 @@ nvvm.setmaxregister increase {consumer_regs}
         b.emit(f"""
 // The release lag (consumer_depth = 2): acquire stage k, issue its wgmma,
 // wait until only that group is in flight, then free stage k-1.
-%last, %acc = scf.for %kb = {kb_rest} to {kb_end} step {c(1)}
+%last, {acc_main} = scf.for %kb = {kb_rest} to {kb_end} step {c(1)}
     iter_args(%prev = %first, %acc_in = %acc_first) -> (!CS, !Acc) {{
   %cur = pipeline.acquire_consumer %tp : !TP
 """, I4)
@@ -454,7 +552,7 @@ scf.if %leader {{
   pipeline.arrive %first : !CS
 }}
 pipeline.release %first : !CS
-%acc = scf.for %kb = {kb_rest} to {kb_end} step {c(1)}
+{acc_main} = scf.for %kb = {kb_rest} to {kb_end} step {c(1)}
     iter_args(%acc_in = %acc_first) -> (!Acc) {{
   %cur = pipeline.acquire_consumer %tp : !TP
 """, I4)
@@ -468,6 +566,8 @@ pipeline.release %first : !CS
   scf.yield %acc_next : !Acc
 }}
 """, I4)
+    if stream_k:
+        stream_k_fixup(b, c, n_acc, consumers, bn, I4)
     b.emit("""
 // Epilogue: f32 pairs -> bf16x2, stmatrix into the 128B-swizzled staging
 // tile, proxy fence, TMA store of each 64 x 64 sub-tile (clipped at M, N).
@@ -547,6 +647,8 @@ nvgpu.tma.async.store %r{r}s{st}_src to %c_map[%r{r}s{st}_col, %c_row0] : !CTile
   nvvm.cp.async.bulk.commit.group
 }
 """, I4)
+    if stream_k:
+        b.emit("}", I4)  # the owner's branch
     b.emit("}", I3)
     b.emit("""
 // Every TMA store has completed before the warpgroup exits.
@@ -572,15 +674,17 @@ scf.if %leader {
     if stream_k:
         gen_args += " --stream-k"
     splits_param = ", %splits_i32: i32" if split_k else ""
+    if stream_k:
+        splits_param = ", %ws_i64: i64, %flags_i64: i64"
     units = "tiles x S work units" if split_k else "tiles"
     if stream_k:
         units = None
-    splits_doc = (" and the split count S (split-K: the TMA stores are\n// reduce-adds of bf16 partial tiles, C must be zero before the launch)"
-                  if split_k else "")
+    splits_doc = (" and the split count S (split-K: the TMA stores are\n// reduce-adds of bf16 partial tiles, C must be zero before the launch) as i32"
+                  if split_k else " as i32")
     grid_expr = f"min(#SMs, {units})"
     if stream_k:
         grid_expr = "M-tiles x min(#SMs / M-tiles, N-tiles x k-blocks)"
-        splits_doc = (" (stream-K: the TMA stores are reduce-adds of bf16\n// partial tiles, C must be zero before the launch)")
+        splits_doc = (" as i32, then the addresses of the stream-K\n// workspace (f32, 64 x BN per consumer warpgroup and CTA) and flags (i32, one\n// per consumer warpgroup and CTA, zero before the first launch; the\n// kernel leaves them zero) as i64")
     if cluster == 2:
         gen_args += " --cluster 2"
     if not lag:
@@ -660,7 +764,7 @@ scf.if %leader {
 // Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
 // global memory) of A (box 64 x {BM}, K innermost), B (box 64 x {b_box}) and C (box
 // 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
-// then M, N, K and group_m{splits_doc} as i32. K and N must be multiples of 8 (TMA
+// then M, N, K and group_m{splits_doc}. K and N must be multiples of 8 (TMA
 // strides are multiples of 16 bytes); M, N, K need not be multiples of the
 // tile: TMA zero-fills loads past the edges and clips stores.
 //
@@ -698,6 +802,10 @@ gpu.module @gemm_sm90 {{
     for v in sorted(k.index_consts):
         k.emit(f"%c{v} = arith.constant {v} : index", I2)
     hi = (1 << 16) | (64 << 32) | (1 << 62)
+    sk_consts = ""
+    if stream_k:
+        sk_consts = (f"\n%i64_consumers = arith.constant {consumers} : i64"
+                     f"\n%i64_slot_words = arith.constant {64 * bn} : i64")
     k.emit(f"""
 %i32_0 = arith.constant 0 : i32
 %i32_1 = arith.constant 1 : i32
@@ -712,7 +820,7 @@ gpu.module @gemm_sm90 {{
 %i64_kstep1 = arith.constant 2 : i64
 %i64_kstep2 = arith.constant 4 : i64
 %i64_kstep3 = arith.constant 6 : i64
-%v2_undef = llvm.mlir.undef : vector<2xf32>
+%v2_undef = llvm.mlir.undef : vector<2xf32>{sk_consts}
 %acc_undef = llvm.mlir.undef : !Acc
 """, I2)
     k.lines.extend(body.lines)

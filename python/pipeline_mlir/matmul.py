@@ -29,10 +29,18 @@ CONFIGS = {
     # shapes with fewer tiles than SMs and a long K.
     "m64n64k": dict(consumers=1, bn=64, stages=12, epi_subtiles=1, split_k=True),
     "m64n128k": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, split_k=True),
+    # Without the release lag (consumer_depth 1: each k-block's wgmma
+    # group is waited for before its stage is freed): measured 3-4 % faster
+    # than the lagged twins at large sizes on an H200 (docs/gemm.md).
+    "bn256n": dict(bn=256, stages=3, epi_subtiles=4, lag=False),
+    "bn128n": dict(bn=128, stages=5, epi_subtiles=2, lag=False),
+    "m64n256n": dict(consumers=1, bn=256, stages=4, epi_subtiles=4, lag=False),
+    "m64n128n": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, lag=False),
     # Stream-K: one CTA per M-tile in each group of CTAs, the (N-tile,
-    # k-block) iterations cut evenly among the groups; each CTA reduce-adds
-    # bf16 partial tiles into a zeroed C. For shapes whose tiles leave SMs
-    # idle and whose M-tiles fit the SMs (else the tile without stream-K).
+    # k-block) iterations cut evenly among the groups; the unit that starts
+    # a tile's K adds the other units' f32 partials (from a workspace) and
+    # stores C. For shapes whose tiles leave SMs idle and whose M-tiles fit
+    # the SMs (else the tile without stream-K).
     "bn256s": dict(bn=256, stages=3, epi_subtiles=4, stream_k=True),
     "bn128s": dict(bn=128, stages=5, epi_subtiles=2, stream_k=True),
     "m64n256s": dict(consumers=1, bn=256, stages=4, epi_subtiles=4, stream_k=True),
@@ -41,89 +49,91 @@ CONFIGS = {
 #: A split-K slice has at least this many k-blocks of 64.
 MIN_SLICE_BLOCKS = 8
 
-#: The fastest variant per shape of the grid of docs/gemm.md (H200, run J:
-#: `bench/gemm/bench_pm_gemm.py --tune`, which prints this table;
-#: bench/gemm/results/run-j-tune.log; the split-K entries from run K:
-#: `--tune --variants m64n64k,m64n128k,m64n64,m64n128 --max-m 256 --reps 5`,
-#: run-k-tune.log). A shape off the grid takes its
-#: nearest grid point (in log2 of M, N and K).
+#: The fastest variant per shape of the grid of docs/gemm.md on an H200:
+#: every variant on every grid shape, interleaved with torch, 5
+#: repetitions (run M: `bench/gemm/bench_pm_gemm.py --tune --reps 5`,
+#: which prints this table; bench/gemm/results/run-m-tune.log), except
+#: 256 x 14336 x 4096, where the tile variants lie within 0.04 of each
+#: other: the best of 15 repetitions (`--tune --variants ... --min-m 256
+#: --max-m 256 --reps 15`, run-m-tune-m256.log). A shape off the grid
+#: takes its nearest grid point (in log2 of M, N and K).
 TUNED = {
-    (16, 4096, 4096): "m64n128",
+    (16, 4096, 4096): "m64n128k",
     (64, 4096, 4096): "m64n64",
     (128, 4096, 4096): "m64n64",
     (256, 4096, 4096): "m64n128",
-    (1024, 4096, 4096): "m64n256",
-    (4096, 4096, 4096): "m64n256",
-    (16384, 4096, 4096): "m64n256",
+    (1024, 4096, 4096): "bn256n",
+    (4096, 4096, 4096): "bn256n",
+    (16384, 4096, 4096): "bn256n",
     (16, 14336, 4096): "m64n128",
     (64, 14336, 4096): "m64n128",
-    (128, 14336, 4096): "bn128",
-    (256, 14336, 4096): "bn256",
-    (1024, 14336, 4096): "m64n256",
-    (4096, 14336, 4096): "m64n256",
-    (16384, 14336, 4096): "bn256",
+    (128, 14336, 4096): "bn128n",
+    (256, 14336, 4096): "bn128n",
+    (1024, 14336, 4096): "bn128n",
+    (4096, 14336, 4096): "bn256n",
+    (16384, 14336, 4096): "bn128n",
     (16, 4096, 14336): "m64n128k",
     (64, 4096, 14336): "m64n128k",
     (128, 4096, 14336): "m64n128k",
     (256, 4096, 14336): "m64n128",
-    (1024, 4096, 14336): "m64n256",
-    (4096, 4096, 14336): "m64n256",
-    (16384, 4096, 14336): "bn256",
+    (1024, 4096, 14336): "bn256n",
+    (4096, 4096, 14336): "bn256n",
+    (16384, 4096, 14336): "bn128n",
     (16, 1024, 8192): "m64n128k",
-    (64, 1024, 8192): "m64n128k",
+    (64, 1024, 8192): "m64n64k",
     (128, 1024, 8192): "m64n128k",
-    (256, 1024, 8192): "m64n64k",
+    (256, 1024, 8192): "m64n128k",
     (1024, 1024, 8192): "m64n128",
-    (4096, 1024, 8192): "m64n256",
-    (16384, 1024, 8192): "m64n256",
+    (4096, 1024, 8192): "bn256n",
+    (16384, 1024, 8192): "bn256n",
     (16, 8192, 8192): "m64n128k",
     (64, 8192, 8192): "m64n128",
     (128, 8192, 8192): "m64n128",
-    (256, 8192, 8192): "bn128",
-    (1024, 8192, 8192): "m64n256",
-    (4096, 8192, 8192): "m64n256",
-    (16384, 8192, 8192): "bn256",
+    (256, 8192, 8192): "bn128n",
+    (1024, 8192, 8192): "bn256n",
+    (4096, 8192, 8192): "bn256n",
+    (16384, 8192, 8192): "bn128n",
 }
 
 #: The same for an H100 (80GB HBM3): every variant on every grid shape,
-#: `bench/gemm/bench_pm_gemm.py --tune --reps 3` on an H100
-#: (bench/gemm/results/run-k-tune-h100.log). The H100's lower memory
-#: bandwidth moves the large-M cells to the 128-row tiles.
+#: 5 repetitions, on an H100 (run M: `bench/gemm/tune_and_bench.py`, which
+#: runs `bench_pm_gemm.py --tune --reps 5` and then the benchmark with the
+#: table it printed; bench/gemm/results/run-m-tune-h100.log).
 TUNED_H100 = {
     (16, 4096, 4096): "m64n128k",
     (64, 4096, 4096): "m64n64",
     (128, 4096, 4096): "m64n64",
     (256, 4096, 4096): "m64n128",
-    (1024, 4096, 4096): "bn256",
-    (4096, 4096, 4096): "bn256",
-    (16384, 4096, 4096): "bn128",
-    (16, 14336, 4096): "m64n256",
+    (1024, 4096, 4096): "bn256n",
+    (4096, 4096, 4096): "bn256n",
+    (16384, 4096, 4096): "bn128n",
+    (16, 14336, 4096): "m64n128",
     (64, 14336, 4096): "m64n128",
-    (128, 14336, 4096): "bn128",
-    (256, 14336, 4096): "bn128",
-    (1024, 14336, 4096): "bn128",
-    (4096, 14336, 4096): "bn256",
-    (16384, 14336, 4096): "m64n256",
-    (16, 4096, 14336): "m64n64k",
+    (128, 14336, 4096): "bn128n",
+    (256, 14336, 4096): "bn256n",
+    (1024, 14336, 4096): "bn128n",
+    (4096, 14336, 4096): "bn256n",
+    (16384, 14336, 4096): "bn256n",
+    (16, 4096, 14336): "m64n128k",
     (64, 4096, 14336): "m64n64",
     (128, 4096, 14336): "m64n64",
     (256, 4096, 14336): "m64n128",
-    (1024, 4096, 14336): "bn256",
-    (4096, 4096, 14336): "m64n256",
-    (16384, 4096, 14336): "bn256",
+    (1024, 4096, 14336): "bn128n",
+    (4096, 4096, 14336): "bn256n",
+    (16384, 4096, 14336): "bn256n",
     (16, 1024, 8192): "m64n128k",
     (64, 1024, 8192): "m64n128k",
     (128, 1024, 8192): "m64n64k",
     (256, 1024, 8192): "m64n64k",
     (1024, 1024, 8192): "m64n128",
-    (4096, 1024, 8192): "m64n256",
-    (16384, 1024, 8192): "m64n256",
+    (4096, 1024, 8192): "bn128n",
+    (16384, 1024, 8192): "bn256n",
     (16, 8192, 8192): "m64n128",
-    (64, 8192, 8192): "m64n64",
+    (64, 8192, 8192): "m64n128",
     (128, 8192, 8192): "m64n128",
-    (256, 8192, 8192): "bn128",
-    (1024, 8192, 8192): "bn256",
-    (4096, 8192, 8192): "bn256",
+    (256, 8192, 8192): "bn128n",
+    (1024, 8192, 8192): "bn128n",
+    (4096, 8192, 8192): "bn256n",
     (16384, 8192, 8192): "m64n256",
 }
 
@@ -212,6 +222,24 @@ def _zero_first(launch, out, stream):
     return run
 
 
+_stream_k_buffers = {}
+
+
+def _stream_k_buffers_for(device, stream, sm_count):
+    """The stream-K workspace (f32, one 64 x 256 slot per consumer
+    warpgroup of every CTA) and flags (i32, zero; the kernel leaves them
+    zero), one pair per stream: launches on one stream run in order, and
+    launches on two streams do not share slots."""
+    key = (device.index, stream.cuda_stream)
+    if key not in _stream_k_buffers:
+        import torch
+        slots = sm_count * 2
+        _stream_k_buffers[key] = (
+            torch.empty(slots * 64 * 256, dtype=torch.float32, device=device),
+            torch.zeros(slots, dtype=torch.int32, device=device))
+    return _stream_k_buffers[key]
+
+
 def gemm(a, b, out=None, *, variant=None, stream=None):
     """C = A @ B.T (torch.nn.functional.linear without bias): `a` M x K and
     `b` N x K bf16 CUDA tensors (torch, row-major, contiguous), K and N
@@ -291,9 +319,12 @@ def gemm(a, b, out=None, *, variant=None, stream=None):
             _launches.clear()
         threads = 128 + 2 * bm  # the producer warpgroup and one per 64 rows
         extra = (splits,) if CONFIGS[label].get("split_k") else ()
+        if CONFIGS[label].get("stream_k"):
+            ws, flags = _stream_k_buffers_for(a.device, stream, sm_count)
+            extra = (ws.data_ptr(), flags.data_ptr())
         launch = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid, block=threads,
                                 smem=smem, stream=stream)
-        if CONFIGS[label].get("split_k") or CONFIGS[label].get("stream_k"):
+        if CONFIGS[label].get("split_k"):
             launch = _zero_first(launch, out, stream)
         _launches[key] = launch
     launch()

@@ -134,21 +134,28 @@ def test_gemm_split_k_reduces_into_c(label, subtiles):
 
 
 @pytest.mark.parametrize("label,subtiles", [("bn256s", 4), ("m64n256s", 4), ("bn128s", 2)])
-def test_gemm_stream_k_reduces_into_c(label, subtiles):
-    # A stream-K variant takes no split count (its share of the iterations
-    # comes from the grid size), adds every partial tile into C with a
-    # reduce-add (no plain store), and passes both checkers: the producer
-    # and the consumers walk the same per-CTA units.
+def test_gemm_stream_k_fixup(label, subtiles):
+    # A stream-K variant takes the workspace and flag addresses (no split
+    # count: its share comes from the grid size), passes both checkers (the
+    # producer and the consumers walk the same per-CTA units), and stores C
+    # with plain TMA stores (no reduce: the owner of a tile adds the other
+    # units' partials). A non-owner releases its flag after a warpgroup
+    # barrier; the owner's leader acquires it (gpu scope, both sides) before
+    # its warpgroup reads the slot.
     from pipeline_mlir import matmul
     from pipeline_mlir.ir import Module
     text, _ = matmul.gemm_sm90.generate(**matmul.CONFIGS[label])
-    assert "%splits_i32" not in text and "%nbid = gpu.grid_dim x" in text
+    assert "%splits_i32" not in text and "%ws_i64: i64, %flags_i64: i64" in text
     module = Module.from_mlir(text, name=f"gemm_{label}")
     pm.check(module)
     ptx = pm.compile(module, chip="sm_90a", assemble=False).ptx
-    reduce = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
-    assert ptx.count(reduce) == subtiles
-    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in ptx
+    store = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+    assert ptx.count(store) == subtiles
+    assert "cp.reduce.async.bulk" not in ptx
+    release = ptx.index("st.release.gpu.global.b32")
+    assert re.search(r"bar\.sync\s+(%r\d+|[1-9]), 128;", ptx[:release])
+    acquire = ptx.index("ld.acquire.gpu.global.b32")
+    assert re.search(r"bar\.sync\s+(%r\d+|[1-9]), 128;", ptx[acquire:])
     with pytest.raises(ValueError, match="exclude each other"):
         matmul.gemm_sm90.generate(bn=256, split_k=True, stream_k=True)
 

@@ -112,16 +112,18 @@ def test_hang_report():
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 @pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
                                      "m64n64", "m64n64k", "m64n128k", "bn256s", "bn128s",
-                                     "m64n256s"])
+                                     "m64n256s", "bn256n", "bn128n", "m64n256n",
+                                     "m64n128n"])
 @pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
                                    (257, 520, 1032), (16, 1024, 4160), (16, 1024, 8320)])
 def test_pm_gemm(variant, shape):
     # pm.gemm against torch on random bf16 data, every variant, odd shapes
     # (partial tiles in M, N and K; for the split-K variants 2 to 16 slices,
     # a short last slice, 16 slices asked and 15 run; for the stream-K
-    # variants 4 to 1040 iterations over up to 132 CTAs, so tiles shared by
-    # up to 33 CTAs and CTAs spanning up to 3 tiles; and C not zero before
-    # the call).
+    # variants 2 to 260 (N-tile, k-block) iterations over up to 132 CTAs in
+    # groups of one CTA per M-tile (1 to 16 M-tiles), so tiles whose K is
+    # cut among up to 33 groups and groups spanning up to 3 tiles; and C
+    # not zero before the call).
     import torch
     import pipeline_mlir as pm
     m, n, k = shape
@@ -134,6 +136,12 @@ def test_pm_gemm(variant, shape):
     ref = a.float() @ b.float().t()
     err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
     assert err < 2e-2, f"{variant} {shape}: max error {err:.2e} of max |C|"
+    if variant.endswith("s"):
+        # Stream-K: every flag a non-owner set was cleared by its owner (the
+        # next launch on this stream reuses them).
+        from pipeline_mlir import matmul
+        for _, flags in matmul._stream_k_buffers.values():
+            assert int(flags.abs().sum().item()) == 0
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
