@@ -234,15 +234,20 @@ pipeline.init_mbars %tp producer 1 consumer __CONSUMERS__ : !TP""".replace(
             sched_text = f"""%num_out_tiles = arith.muli %num_m_tiles, %num_n_tiles : index
 %group_tiles = arith.muli %group_m, %num_n_tiles : index
 // Stream-K: CTA b is member b % T (its M-tile) of group b / T (T = M-tiles,
-// Q = G / T groups of the G CTAs; CTAs past Q T have no work). Group q runs
+// Q = min(G / T, W) groups of the G CTAs; CTAs past Q T have no work; G must
+// be at least T, and every CTA resident at once: an owner spins on later
+// CTAs). Group q runs
 // the iterations [q W / Q, (q+1) W / Q) of W = N-tiles x k-blocks: its work
 // units are the N-tiles that range touches, from %panel_lo on, each over
 // the part of its k-blocks inside the range.
 %member = arith.remui %bid, %num_m_tiles : index
 %sk_group = arith.divui %bid, %num_m_tiles : index
-%sk_groups = arith.divui %nbid, %num_m_tiles : index
-%sk_groups_1 = arith.maxui %sk_groups, {c(1)} : index
 %work = arith.muli %num_n_tiles, %num_k_blocks : index
+// At most one group per iteration: every group's range is non-empty (an
+// owner waits for the first unit of every later group in its tile).
+%sk_groups_grid = arith.divui %nbid, %num_m_tiles : index
+%sk_groups = arith.minui %sk_groups_grid, %work : index
+%sk_groups_1 = arith.maxui %sk_groups, {c(1)} : index
 %group_next = arith.addi %sk_group, {c(1)} : index
 %it_lo_w = arith.muli %sk_group, %work : index
 %it_lo = arith.divui %it_lo_w, %sk_groups_1 : index
@@ -704,7 +709,9 @@ scf.if %leader {
         grid_text = ("Stream-K: one CTA per M-tile in each group\n"
                      "// of CTAs; group q of Q runs the (N-tile, k-block) iterations\n"
                      "// [q W / Q, (q + 1) W / Q) of W = N-tiles x k-blocks, one work unit\n"
-                     "// per N-tile they touch (launch a multiple of the M-tile count).")
+                     "// per N-tile they touch (launch at least the M-tile count, a multiple of\n"
+                     "// it, and no more CTAs than fit the GPU at once: owners wait for later\n"
+                     "// CTAs).")
     if cluster == 2:
         cluster_text = """
 // Clusters of 2 CTAs (launch with cluster dims (2, 1, 1)): the pair computes

@@ -229,14 +229,23 @@ def _stream_k_buffers_for(device, stream, sm_count):
     """The stream-K workspace (f32, one 64 x 256 slot per consumer
     warpgroup of every CTA) and flags (i32, zero; the kernel leaves them
     zero), one pair per stream: launches on one stream run in order, and
-    launches on two streams do not share slots."""
+    launches on two streams do not share slots. The kernel needs all its
+    CTAs resident at once (an owner spins on later CTAs): the grid is at
+    most the SM count, one CTA per SM."""
     key = (device.index, stream.cuda_stream)
     if key not in _stream_k_buffers:
         import torch
         slots = sm_count * 2
-        _stream_k_buffers[key] = (
-            torch.empty(slots * 64 * 256, dtype=torch.float32, device=device),
-            torch.zeros(slots, dtype=torch.int32, device=device))
+        ws = torch.empty(slots * 64 * 256, dtype=torch.float32, device=device)
+        flags = torch.empty(slots, dtype=torch.int32, device=device)
+        # Zeroed in `stream`'s order, before the kernel that reads them
+        # (a torch.zeros would run on torch's current stream).
+        d = driver()
+        d.check(d.lib.cuMemsetD32Async(ctypes.c_uint64(flags.data_ptr()), ctypes.c_uint(0),
+                                       ctypes.c_size_t(slots),
+                                       ctypes.c_void_p(stream.cuda_stream)),
+                "zeroing the stream-K flags (cuMemsetD32Async)")
+        _stream_k_buffers[key] = (ws, flags)
     return _stream_k_buffers[key]
 
 

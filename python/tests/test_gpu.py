@@ -180,6 +180,35 @@ def test_pm_gemm_on_a_side_stream():
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_gemm_stream_k_on_a_new_stream():
+    # The first stream-K launch on a stream zeroes that stream's flags in the
+    # stream's order (not on torch's current stream), and the kernel leaves
+    # them zero: three launches on a fresh non-blocking stream, each exact
+    # against torch, while torch's current stream stays idle.
+    import ctypes
+    import torch
+    import pipeline_mlir as pm
+    from pipeline_mlir import matmul
+    from pipeline_mlir.driver import driver
+    handle = ctypes.c_void_p()
+    assert driver().lib.cuStreamCreate(ctypes.byref(handle), 1) == 0  # NON_BLOCKING
+    side = torch.cuda.ExternalStream(handle.value)
+    g = torch.Generator(device="cuda").manual_seed(5)
+    a = torch.randn((256, 2048), generator=g, device="cuda").to(torch.bfloat16)
+    b = torch.randn((1536, 2048), generator=g, device="cuda").to(torch.bfloat16)
+    ref = a.float() @ b.float().t()
+    torch.cuda.synchronize()
+    for _ in range(3):
+        c = pm.gemm(a, b, variant="bn256s", stream=handle.value)
+        side.synchronize()
+        err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
+        assert err < 2e-2, f"max error {err:.2e} of max |C|"
+    flags = matmul._stream_k_buffers[(a.device.index, handle.value)][1]
+    assert int(flags.abs().sum().item()) == 0
+    driver().lib.cuStreamDestroy_v2(handle)
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 def test_pm_gemm_refuses_an_output_over_its_inputs():
     # C written over A or B would be read back as input (and a split-K
     # variant zeroes C first): refused before anything is queued.

@@ -108,7 +108,8 @@ gpu.module @m {
 // Not rotated, one round of S copies: a store before the acquire (the wait
 // must not move ahead of it: the other role may need that store to free
 // the stage), a loop nested in another loop, and an acquire that takes a
-// ready token.
+// ready token. A scoped consume of another pipeline before the produce (its
+// region is pure, the op is not) is the op whose wait moves.
 !P = !pipeline.pipeline<stages = 2>
 gpu.module @m {
   // CHECK-LABEL: gpu.func @store_first
@@ -165,6 +166,41 @@ gpu.module @m {
   // CHECK-NEXT:   pipeline.produce
   // CHECK:        } attributes {pipeline.known_stage = 1 : i64}
   // CHECK-NEXT: }
+
+  // CHECK-LABEL: gpu.func @empty_consume_first
+  gpu.func @empty_consume_first(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p = pipeline.create -> !P
+    pipeline.init_mbars %p producer 32 consumer 32 : !P
+    %q = pipeline.create -> !P
+    pipeline.init_mbars %q producer 32 consumer 32 : !P
+    scf.for %i = %c0 to %n step %c1 {
+      // Only pure ops in its region, but it waits, arrives and steps: the
+      // other role may free %p's stage only after this arrive, so the
+      // produce's wait must not move ahead of it.
+      pipeline.consume %q as %t : !P {
+      }
+      pipeline.produce %p as %s : !P {
+        pipeline.arrive %s : !pipeline.stage<producer, !P>
+      }
+    }
+    pipeline.drain_producer %p : !P
+    gpu.return
+  }
+  // The consume is the first op with effects: its wait is the one that
+  // moves (on %q's full barrier), never the produce's, which stays after
+  // the consume's arrive.
+  // CHECK:      %[[P:.*]] = pipeline.create
+  // CHECK:      %[[Q:.*]] = pipeline.create
+  // CHECK-NOT:  pipeline.wait_consumer
+  // CHECK:      pipeline.wait_producer %[[Q]] {pipeline.known_stage = 0 : i64}
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT:   pipeline.consume %[[Q]]
+  // CHECK-NEXT:   } attributes {pipeline.known_stage = 0 : i64, pipeline.waited_ahead}
+  // CHECK-NEXT:   pipeline.produce %[[P]]
+  // CHECK-NOT:  pipeline.wait_consumer
+  // CHECK:      gpu.return
 
   // CHECK-LABEL: gpu.func @ready_token
   gpu.func @ready_token(%n: index) kernel {

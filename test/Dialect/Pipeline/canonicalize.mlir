@@ -27,3 +27,20 @@ func.func @unused_queries_are_removed(%s: !pipeline.stage<consumer, !pipeline.pi
   pipeline.release %s : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2>>
   return
 }
+
+// CHECK-LABEL: func.func @scoped_ops_with_pure_regions_stay
+func.func @scoped_ops_with_pure_regions_stay(%p: !pipeline.pipeline<stages = 2>) {
+  // A scoped op waits, signals and steps whatever its region holds: one
+  // with an empty (or pure, unused) region is not dead.
+  // CHECK: pipeline.produce
+  // CHECK: pipeline.consume
+  // CHECK: pipeline.consume_explicit
+  pipeline.produce %p as %s : !pipeline.pipeline<stages = 2> {
+  }
+  pipeline.consume %p as %t : !pipeline.pipeline<stages = 2> {
+    %i = pipeline.index %t : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2>>
+  }
+  pipeline.consume_explicit %p as %u : !pipeline.pipeline<stages = 2> {
+  }
+  return
+}

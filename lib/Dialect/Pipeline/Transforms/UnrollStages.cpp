@@ -25,6 +25,11 @@
 // Right after the pipeline's init every role is at stage 0, the first loop
 // runs no iteration and folds away.
 //
+// With rotate-wait (the default), a loop that is not nested in another loop
+// and whose first op with effects is a plain acquire is unrolled by two
+// rounds (2 S copies, the phase the same at the top of every iteration),
+// and that acquire's wait moves one iteration ahead; see rotateFirstWait.
+//
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
@@ -243,13 +248,29 @@ static bool isI32Index(Value v) {
   return type && type.getWidth() <= 32;
 }
 
+/// True when `op` or an op nested in it waits, signals or steps a role
+/// (the scoped ops declare only their regions' memory effects: a `consume`
+/// whose region holds pure ops still waits, arrives and steps).
+static bool touchesProtocol(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        ProtocolEffects effects = getProtocolEffects(nested);
+        bool touches = effects.step != ProtocolStep::None ||
+                       effects.wait != ProtocolWait::None ||
+                       effects.signal != ProtocolSignal::None;
+        return touches ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The op of `body` whose wait rotate-wait may move: the first op with
-/// memory effects, when it acquires a stage of a stepped role with a plain
-/// blocking wait (no ready token, no sub-stages). Moving the wait ahead of
-/// only effect-free ops cannot wait for anything this thread does later.
+/// memory or protocol effects, when it acquires a stage of a stepped role
+/// with a plain blocking wait (no ready token, no sub-stages). Moving the
+/// wait ahead of ops with neither cannot make it wait for anything this
+/// thread does later.
 static Operation *getRotatableAcquire(const Candidate &c, Block *body) {
   for (Operation &op : body->without_terminator()) {
-    if (isMemoryEffectFree(&op))
+    if (isMemoryEffectFree(&op) && !touchesProtocol(&op))
       continue;
     bool plain = TypeSwitch<Operation *, bool>(&op)
                      .Case<ProduceOp, ConsumeOp, ConsumeExplicitOp>(
@@ -495,7 +516,8 @@ struct UnrollStagesPass : pmlir::impl::UnrollStagesBase<UnrollStagesPass> {
         ++numOneStage;
       } else {
         bool rotated = false;
-        numCopies += unroll(c, rotateWait, rotated);
+        int64_t copies = unroll(c, rotateWait, rotated);
+        numCopies += rotated ? 2 * copies : copies;
         ++numUnrolled;
         numRotated += rotated;
       }

@@ -749,9 +749,14 @@ def Pipeline_ReleaseWithoutSignalOp
 // Scoped forms
 //===----------------------------------------------------------------------===//
 
+// The scoped ops wait, signal and step role state whatever their region
+// holds: their own effects (read and write) keep one with a pure region
+// from being folded away as dead or moved across other barrier ops; the
+// region's effects are added (RecursiveMemoryEffects).
 class Pipeline_ScopedOp<string mnemonic, string role, list<Trait> traits = []>
     : Pipeline_Op<mnemonic, !listconcat(traits,
                              [SingleBlockImplicitTerminator<"YieldOp">,
+                              MemoryEffects<[MemRead, MemWrite]>,
                               RecursiveMemoryEffects, Pipeline_ScopedStage])> {
   let arguments = (ins Pipeline_AnyBarrierPipeline:$pipeline);
   let results = (outs Variadic<AnyType>:$results);

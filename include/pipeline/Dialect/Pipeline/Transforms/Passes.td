@@ -113,10 +113,12 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
     `max-body-ops` operations, becomes three loops: a rolled prologue that
     runs until the first of those roles is at stage 0 (no iteration right
     after the pipeline's init), the body unrolled S times (one round of the
-    ring), entered only when every stepped role is at stage 0, and a rolled
-    epilogue for the remaining iterations. In copy j of the unrolled body
+    ring; two rounds with `rotate-wait`, below), entered only when every
+    stepped role is at stage 0, and a rolled epilogue for the remaining
+    iterations. In copy j of the unrolled body
     every op that reads or steps a stepped role carries
-    `pipeline.known_stage = j` (or j + 1 mod S after the role's step): the
+    `pipeline.known_stage = j mod S` (or j + 1 mod S after the role's
+    step): the
     lowering turns the stage into a constant, so that barrier and slot
     addresses become immediates and a step becomes a constant store (the
     phase flips once per round), as in a hand-written ring unrolled by its
@@ -139,8 +141,10 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
     the last iteration peeled without it, and the acquire marked
     `pipeline.waited_ahead` (it takes the stage without waiting). The loop
     then starts with the first copy's work instead of a wait, whose retry
-    ptxas would otherwise keep inline. Only effect-free ops precede the
-    acquire, so the earlier wait cannot wait for anything the thread does.
+    ptxas would otherwise keep inline. Only ops with neither memory effects
+    nor protocol effects (no wait, signal or step, also nested: a scoped
+    op with a pure region still waits and signals) precede the acquire, so
+    the earlier wait cannot wait for anything the thread does before it.
 
     Not unrolled: loops that drain, step a role under an `scf.if` or in a
     nested loop, step it twice, use a handle whose acquire the pass cannot
@@ -152,7 +156,8 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
     Option<"maxBodyOps", "max-body-ops", "unsigned", /*default=*/"64",
            "unroll only loops whose body holds at most this many operations "
            "(nested ones included); large bodies gain little and grow the "
-           "code S + 2 times">,
+           "code S + 2 times (4 S + 2 with rotate-wait: 2 S copies and the "
+           "peeled 2 S)">,
     Option<"rotateWait", "rotate-wait", "bool", /*default=*/"true",
            "for a loop not nested in another loop whose body's first op "
            "with effects is a plain acquire: "
@@ -166,7 +171,8 @@ def UnrollStages : Pass<"pipeline-unroll-stages"> {
     Statistic<"numUnrolled", "loops-unrolled",
               "loops unrolled by their stage count">,
     Statistic<"numCopies", "body-copies",
-              "copies of loop bodies in the unrolled loops">,
+              "copies of loop bodies in the unrolled loops (the peeled "
+              "iteration of a rotated loop included)">,
     Statistic<"numRotated", "waits-rotated",
               "unrolled loops whose first wait moved to the previous "
               "iteration">,
