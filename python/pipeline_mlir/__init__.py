@@ -20,7 +20,7 @@ from .dtypes import from_bf16, to_bf16
 from .matmul import gemm
 from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchError,
                      PipelineError, ToolchainError)
-from .ir import (Kernel, Module, Stage, Value, aligned_offset, as_value, barrier,
+from .ir import (Kernel, Loop, Module, Stage, Value, aligned_offset, as_value, barrier,
                  block_dim, block_id, constant, dynamic_shared_memory, grid_dim, if_,
                  kernel, op, pipeline, pipeline_op, range, subview, thread_id, tile_pipeline,
                  tma_load, tma_prefetch, view)

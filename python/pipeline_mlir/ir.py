@@ -368,23 +368,72 @@ def subview(source, offsets, sizes):
 
 # --- Control flow ---------------------------------------------------------
 
+def _yield_text(values, types, what):
+    """`scf.yield` of `values` (Values or numbers), checked against `types`."""
+    values = [as_value(v, t) for v, t in zip(values, types)] if len(values) == len(types) \
+        else None
+    if values is None:
+        raise BuildError(f"{what} yields {len(types)} value(s)")
+    for v, t in zip(values, types):
+        if v.type != t:
+            raise BuildError(f"{what}: a {t} value is expected, got {v.type}")
+    return "scf.yield " + ", ".join(map(str, values)) + " : " + ", ".join(map(str, types))
+
+
+def _result_values(name, types):
+    if len(types) == 1:
+        return [Value(name, types[0])]
+    return [Value(f"{name}#{k}", t) for k, t in enumerate(types)]
+
+
 class _IfContext:
-    def __init__(self, cond):
+    def __init__(self, cond, results=()):
         self.cond = as_value(cond, T.i1)
         if self.cond.type != T.i1:
             raise BuildError(f"pm.if_ needs an i1 condition, got {self.cond.type}")
         b = _current()
+        self.types = list(results)
         self.then_block = _Block()
         self.else_block = None
-        self.op = b.emit(f"scf.if {self.cond}", regions=[self.then_block],
-                         terminator="scf.yield")
+        self._open = None
+        if self.types:
+            name = b.fresh("if")
+            head = (f"{name}{':' + str(len(self.types)) if len(self.types) > 1 else ''} = "
+                    f"scf.if {self.cond} -> ({', '.join(map(str, self.types))})")
+            self.results = _result_values(name, self.types)
+        else:
+            head = f"scf.if {self.cond}"
+            self.results = []
+        self.op = b.emit(head, regions=[self.then_block], terminator="scf.yield")
+        self.op.is_if = True
+
+    def yield_(self, *values):
+        """The values the branch being built gives the scf.if's results."""
+        block = self._open
+        if not self.types or block is None:
+            raise BuildError("yield_ is for a pm.if_ with results=..., inside one of its "
+                             "branches")
+        if getattr(block, "terminator", None):
+            raise BuildError("this branch already yields")
+        block.terminator = _yield_text(list(values), self.types, "pm.if_ branch")
+
+    def _close(self, block):
+        if self.types and not getattr(block, "terminator", None):
+            raise BuildError("a pm.if_ with results needs br.yield_(...) in each branch")
 
     def __enter__(self):
         _current().blocks.append(self.then_block)
+        self._open = self.then_block
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, *exc):
         _current().blocks.pop()
+        self._open = None
+        if exc_type is None:
+            self._close(self.then_block)
+            # The else branch may come in a later `with br.else_():`; the
+            # kernel checks it once built (_check_if_results).
+            self.op.needs_else = bool(self.types)
         return False
 
     @contextlib.contextmanager
@@ -397,20 +446,57 @@ class _IfContext:
         self.else_block.loc = _user_location()
         self.op.regions.append(self.else_block)
         b.blocks.append(self.else_block)
+        self._open = self.else_block
+        ok = False
         try:
             yield
+            ok = True
         finally:
             b.blocks.pop()
+            self._open = None
+        if ok:
+            self._close(self.else_block)
 
 
-def if_(cond):
-    """scf.if without results: `with pm.if_(cond) as branch:`."""
-    return _IfContext(cond)
+def if_(cond, results=()):
+    """scf.if: `with pm.if_(cond) as branch:`, then optionally
+    `with branch.else_():`. With `results=(types...)` the scf.if has results:
+    each branch ends with `branch.yield_(values...)` (both branches are
+    needed), and `branch.results` are the values after it."""
+    return _IfContext(cond, results)
+
+
+class Loop:
+    """The scf.for of `pm.range(..., carry=[...])`: `iv`, the `carried` values
+    of this iteration, `next(values...)` for the next iteration's, and the
+    loop's `results` after the `with` block."""
+
+    def __init__(self, iv, carried, results):
+        self.iv = iv
+        self.carried = carried
+        self.results = results
+        self.yielded = None
+
+    def next(self, *values):
+        if self.yielded is not None:
+            raise BuildError("loop.next(...) was already called in this loop body")
+        self.yielded = _yield_text(list(values), [c.type for c in self.carried],
+                                   "loop.next")
 
 
 @contextlib.contextmanager
-def range(start, stop=None, step=1):
-    """scf.for over index values: `with pm.range(0, n) as i:`."""
+def range(start, stop=None, step=1, carry=None):
+    """scf.for over index values: `with pm.range(0, n) as i:`. With
+    `carry=[values...]` the loop carries values (iter_args): it gives a
+    `pm.Loop` instead of the index, whose `carried` are this iteration's
+    values; the body ends with `loop.next(values...)` and `loop.results` are
+    the values after the loop:
+
+        with pm.range(0, n, carry=[zero]) as loop:
+            (acc,) = loop.carried
+            loop.next(acc + x[loop.iv])
+        (total,) = loop.results
+    """
     if stop is None:
         start, stop = 0, start
     lo, hi, st = as_value(start), as_value(stop), as_value(step)
@@ -421,12 +507,40 @@ def range(start, stop=None, step=1):
     b = _current()
     iv = b.fresh("i")
     body = _Block()
-    b.emit(f"scf.for {iv} = {lo} to {hi} step {st}", regions=[body], terminator="scf.yield")
+    if carry is None:
+        b.emit(f"scf.for {iv} = {lo} to {hi} step {st}", regions=[body],
+               terminator="scf.yield")
+        b.blocks.append(body)
+        try:
+            yield Value(iv, T.index)
+        finally:
+            b.blocks.pop()
+        return
+    inits = [as_value(v) if isinstance(v, Value) else None for v in carry]
+    if not inits or any(v is None for v in inits):
+        raise BuildError("pm.range carry= takes a non-empty list of kernel values "
+                         "(make a number one with pm.constant(x, type))")
+    args = [Value(b.fresh("c"), v.type) for v in inits]
+    name = b.fresh("loop")
+    types = [v.type for v in inits]
+    results = _result_values(name, types)
+    head = (f"{name}{':' + str(len(types)) if len(types) > 1 else ''} = scf.for {iv} = "
+            f"{lo} to {hi} step {st} iter_args("
+            + ", ".join(f"{a} = {v}" for a, v in zip(args, inits))
+            + f") -> ({', '.join(map(str, types))})")
+    op = b.emit(head, regions=[body], terminator=None)
+    loop = Loop(Value(iv, T.index), args, results)
     b.blocks.append(body)
+    ok = False
     try:
-        yield Value(iv, T.index)
+        yield loop
+        ok = True
     finally:
         b.blocks.pop()
+    if ok:
+        if loop.yielded is None:
+            raise BuildError("a pm.range with carry= needs loop.next(values...) in its body")
+        op.terminator = loop.yielded
 
 
 # --- Generic ops ------------------------------------------------------------
@@ -738,6 +852,7 @@ class Kernel:
             b.emit("gpu.return", loc=self.loc)
         finally:
             _state.builder = prev
+        _check_if_results(entry)
         return b, entry
 
     def mlir(self, locations=True):
@@ -749,6 +864,17 @@ class Kernel:
         _print_block(entry, lines, 1, locations, header=False)
         lines.append("}" + (_loc_text(self.loc) if locations else ""))
         return "\n".join(lines)
+
+
+def _check_if_results(block):
+    """A pm.if_ with results has an else branch (scf.if needs one)."""
+    for op in block.ops:
+        if getattr(op, "needs_else", False) and len(op.regions) < 2:
+            file, line, _ = op.loc
+            raise BuildError(f"{file}:{line}: a pm.if_ with results needs an else branch "
+                             "(`with branch.else_(): branch.yield_(...)`)")
+        for region in op.regions:
+            _check_if_results(region)
 
 
 def _loc_text(loc):
@@ -773,9 +899,10 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
             if i:
                 rloc = _loc_text(region.loc) if locations and getattr(region, "loc", None) \
                     else loc
-                head = "} else {" if op.text.startswith("scf.if") else "}, {"
+                head = "} else {" if getattr(op, "is_if", False) else "}, {"
                 lines.append(pad + head + (f"  //{rloc}" if rloc else ""))
-            _print_block(region, lines, depth + 1, locations, terminator=op.terminator,
+            _print_block(region, lines, depth + 1, locations,
+                         terminator=getattr(region, "terminator", None) or op.terminator,
                          terminator_loc=rloc)
         lines.append(pad + "}" + op.tail + loc)
     if terminator:

@@ -6,6 +6,7 @@ import pytest
 
 import pipeline_mlir as pm
 import handoff_ring
+import summing_ring
 import tma_copy
 
 
@@ -144,3 +145,69 @@ def test_gemm_variant_choice():
     for cfg in matmul.CONFIGS.values():
         text, smem = matmul.gemm_sm90.generate(**cfg)
         assert "gpu.func @gemm_bf16_sm90" in text and smem <= matmul.gemm_sm90.SMEM_LIMIT
+
+
+def test_loop_carried_values_and_if_results():
+    # pm.range(carry=) is an scf.for with iter_args whose body yields the
+    # next values; a pm.if_ with results yields in both branches; the
+    # results are used after the ops, and the kernel passes both checkers.
+    text = summing_ring.summing_ring.mlir(locations=False)
+    assert "iter_args(" in text and "-> (i32, i32)" in text
+    assert "= scf.if" in text and "-> (i32) {" in text and "} else {" in text
+    assert "scf.yield %" in text
+    assert "#0," in text and "#1," in text  # the loop's two results, stored
+    pm.check(summing_ring.summing_ring)
+
+
+def test_loop_carried_value_misuse():
+    one = pm.memref((4,), pm.i32)
+
+    @pm.kernel
+    def no_next(x: one):
+        with pm.range(0, 4, carry=[pm.constant(0, pm.i32)]) as loop:
+            loop.carried[0] + 1
+    with pytest.raises(pm.BuildError, match="needs loop.next"):
+        no_next.mlir()
+
+    @pm.kernel
+    def wrong_type(x: one):
+        with pm.range(0, 4, carry=[pm.constant(0, pm.i32)]) as loop:
+            loop.next(loop.iv)
+    with pytest.raises(pm.BuildError, match="a i32 value is expected, got index"):
+        wrong_type.mlir()
+
+    @pm.kernel
+    def wrong_count(x: one):
+        with pm.range(0, 4, carry=[pm.constant(0, pm.i32)]) as loop:
+            loop.next(loop.carried[0], loop.carried[0])
+    with pytest.raises(pm.BuildError, match="loop.next yields 1 value"):
+        wrong_count.mlir()
+
+    @pm.kernel
+    def number_carry(x: one):
+        with pm.range(0, 4, carry=[0]) as loop:
+            loop.next(loop.carried[0])
+    with pytest.raises(pm.BuildError, match="pm.constant"):
+        number_carry.mlir()
+
+    @pm.kernel
+    def no_else(x: one):
+        with pm.if_(pm.thread_id() == 0, results=[pm.i32]) as br:
+            br.yield_(1)
+    with pytest.raises(pm.BuildError, match=r"test_builder.py:\d+: a pm.if_ with results "
+                                            "needs an else branch"):
+        no_else.mlir()
+
+    @pm.kernel
+    def no_yield(x: one):
+        with pm.if_(pm.thread_id() == 0, results=[pm.i32]):
+            pass
+    with pytest.raises(pm.BuildError, match="br.yield_"):
+        no_yield.mlir()
+
+    @pm.kernel
+    def yield_without_results(x: one):
+        with pm.if_(pm.thread_id() == 0) as br:
+            br.yield_(1)
+    with pytest.raises(pm.BuildError, match="results="):
+        yield_without_results.mlir()

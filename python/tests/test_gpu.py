@@ -89,6 +89,22 @@ def test_dynamic_shapes():
         assert np.array_equal(out, (src[:, 0] + src[:, 3]) * 3)
 
 
+def test_loop_carried_values():
+    """A consumer that keeps register state: per lane, the sum of a column
+    and the count of its negative values, carried through pm.range(carry=)
+    and a pm.if_ with a result, written once after the loop."""
+    import numpy as np
+    import pipeline_mlir as pm
+    import summing_ring
+    k = pm.compile(summing_ring.summing_ring, chip="sm_90a").kernel()
+    src = np.random.default_rng(3).integers(-1000, 1000, (summing_ring.ROWS, 32),
+                                            dtype=np.int32)
+    out = np.full((2, 32), -7, np.int32)
+    k(src, out, grid=1, block=64, smem=summing_ring.SMEM)
+    assert np.array_equal(out[0], src.sum(axis=0, dtype=np.int32))
+    assert np.array_equal(out[1], (src < 0).sum(axis=0).astype(np.int32))
+
+
 def test_hang_report():
     """A kernel compiled with the hang report that hangs: the launcher reads
     the record and raises with the report the C++ runtime prints (which
