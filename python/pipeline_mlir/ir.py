@@ -114,13 +114,28 @@ class _Builder:
 
 
 class Value:
-    """An SSA value of a kernel under construction."""
+    """An SSA value of a kernel under construction. `block` is the region
+    block it is defined in (None: the kernel's arguments); a use outside
+    that block's `with` statement is refused where the user wrote it."""
 
     def __init__(self, name, type):
         self.name = name
         self.type = type
+        b = getattr(_state, "builder", None)
+        self.block = b.blocks[-1] if b is not None and b.blocks else None
 
     def __str__(self):
+        b = getattr(_state, "builder", None)
+        if b is not None and self.block is not None and \
+                not any(self.block is blk for blk in b.blocks):
+            file, line, _ = _user_location()
+            raise BuildError(
+                f"{file}:{line}: {self.name} ({self.type}) was made inside a `with` block "
+                "that has ended "
+                "(a pm.range or pm.if_ body, or a produce/consume region): it cannot be "
+                "used after it. Carry it out of a loop with pm.range(carry=...), out of "
+                "a branch with pm.if_(results=...), or read a stage with "
+                "p.acquire_consumer() and s.release()")
         return self.name
 
     def __repr__(self):
@@ -183,6 +198,12 @@ class Value:
         if len(idx) != self.type.rank:
             raise BuildError(f"{self.type} takes {self.type.rank} indices, got {len(idx)}")
         return ", ".join(str(as_value(i, T.index)) for i in idx)
+
+    def __iter__(self):
+        # Without it Python would iterate through __getitem__ with 0, 1, 2,
+        # ... and never stop (a memref has no Python length).
+        raise BuildError("a kernel value is not a Python iterable: loop with "
+                         "`with pm.range(n) as i:` and index with x[i]")
 
     def __getitem__(self, idx):
         ids = self._indices(idx)
@@ -257,6 +278,7 @@ def constant(value, type=T.index):
     b.blocks[0].ops.insert(b.const_count, op)
     b.const_count += 1
     v = Value(name, type)
+    v.block = b.blocks[0]  # hoisted to the kernel's entry block
     b.consts[key] = v
     return v
 
@@ -511,8 +533,9 @@ def range(start, stop=None, step=1, carry=None):
         b.emit(f"scf.for {iv} = {lo} to {hi} step {st}", regions=[body],
                terminator="scf.yield")
         b.blocks.append(body)
+        index = Value(iv, T.index)
         try:
-            yield Value(iv, T.index)
+            yield index
         finally:
             b.blocks.pop()
         return
@@ -521,15 +544,18 @@ def range(start, stop=None, step=1, carry=None):
         raise BuildError("pm.range carry= takes a non-empty list of kernel values "
                          "(make a number one with pm.constant(x, type))")
     args = [Value(b.fresh("c"), v.type) for v in inits]
+    for a in args:
+        a.block = body
     name = b.fresh("loop")
     types = [v.type for v in inits]
     results = _result_values(name, types)
     head = (f"{name}{':' + str(len(types)) if len(types) > 1 else ''} = scf.for {iv} = "
             f"{lo} to {hi} step {st} iter_args("
-            + ", ".join(f"{a} = {v}" for a, v in zip(args, inits))
+            + ", ".join(f"{a.name} = {v}" for a, v in zip(args, inits))
             + f") -> ({', '.join(map(str, types))})")
     op = b.emit(head, regions=[body], terminator=None)
     loop = Loop(Value(iv, T.index), args, results)
+    loop.iv.block = body
     b.blocks.append(body)
     ok = False
     try:
@@ -744,6 +770,7 @@ class Pipeline(Value):
         b.emit(_ods_syntax(f"pipeline.{keyword}", {"pipeline": self, "stage": name}),
                regions=[body], terminator=_ods_syntax("pipeline.yield", {}))
         b.blocks.append(body)
+        # Created with the region's block current: usable only inside it.
         return Stage(name, T.StageType(role, self.type), self), body
 
     @contextlib.contextmanager

@@ -211,3 +211,56 @@ def test_loop_carried_value_misuse():
             br.yield_(1)
     with pytest.raises(pm.BuildError, match="results="):
         yield_without_results.mlir()
+
+
+@pytest.mark.parametrize("case", ["value_from_consume", "stage_after_block", "index_after_loop",
+                                  "carried_after_loop", "value_from_branch"])
+def test_use_after_its_block_is_refused_at_the_line(case):
+    # A value made inside a `with` block (a region) used after the block
+    # would be MLIR's "use of undeclared SSA value name"; the builder says
+    # what happened, at the user's line, before anything is compiled.
+    one = pm.memref((4,), pm.i32)
+
+    @pm.kernel
+    def k(x: one):
+        smem = pm.dynamic_shared_memory()
+        p = pm.pipeline(smem, stages=2)
+        ring = pm.view(smem, p.smem_bytes, (2,), pm.i32)
+        p.init(producer=1, consumer=1)
+        zero = pm.constant(0, pm.i32)
+        if case == "value_from_consume":
+            with p.consume() as s:
+                v = ring[s.index]
+            x[0] = v  # use:value_from_consume
+        elif case == "stage_after_block":
+            with p.consume() as s:
+                pass
+            s.release()  # use:stage_after_block
+        elif case == "index_after_loop":
+            with pm.range(4) as i:
+                pass
+            x[i] = zero  # use:index_after_loop
+        elif case == "carried_after_loop":
+            with pm.range(0, 4, carry=[zero]) as loop:
+                loop.next(loop.carried[0])
+            x[0] = loop.carried[0]  # use:carried_after_loop
+        else:
+            with pm.if_(pm.thread_id() == 0):
+                w = zero + 1
+            x[0] = w  # use:value_from_branch
+    src = inspect.getsource(k.fn).splitlines()
+    line = k.fn.__code__.co_firstlineno + next(
+        i for i, text in enumerate(src) if text.endswith(f"# use:{case}"))
+    with pytest.raises(pm.BuildError, match=rf"test_builder.py:{line}: .* was made inside a "
+                                            r"`with` block that has ended"):
+        k.mlir()
+
+
+def test_iterating_a_value_is_refused():
+    # `for v in x` over a memref would call x[0], x[1], ... without end.
+    @pm.kernel
+    def k(x: pm.memref((4,), pm.i32)):
+        for v in x:
+            pass
+    with pytest.raises(pm.BuildError, match="not a Python iterable"):
+        k.mlir()
