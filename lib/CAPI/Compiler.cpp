@@ -9,6 +9,7 @@
 #include "pipeline-c/Compiler.h"
 #include "pipeline-c/HangRecord.h"
 #include "pipeline/Compiler/Compiler.h"
+#include "pipeline/Dialect/Pipeline/IR/InputLimits.h"
 #include "pipeline/Dialect/Pipeline/Transforms/Passes.h"
 #include "pipeline/Toolkit/CudaToolkit.h"
 #include "pipeline/Version.h"
@@ -188,7 +189,15 @@ PmlirResult withParsedSource(MlirStringRef source, MlirStringRef sourceName,
         llvm::MemoryBuffer::getMemBufferCopy(unwrap(source),
                                              name.empty() ? "<source>" : name),
         llvm::SMLoc());
-    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+    std::optional<pmlir::TextNestingError> deep =
+        pmlir::findExcessTextNesting(unwrap(source));
+    OwningOpRef<ModuleOp> module;
+    if (deep)
+      emitError(FileLineColLoc::get(&context, name.empty() ? "<source>" : name,
+                                    deep->line, deep->column))
+          << deep->message;
+    else
+      module = parseSourceFile<ModuleOp>(sourceMgr, config);
     if (!module) {
       result->failed = true;
     } else {

@@ -83,6 +83,12 @@ def _current():
     return b
 
 
+#: The deepest nesting of regions a kernel may have. MLIR's parser and
+#: verifier recurse per region (the C API overflows the stack at a few
+#: thousand), and so do the builder's printer and checks.
+MAX_NESTING = 256
+
+
 class _Builder:
     def __init__(self, kernel):
         self.kernel = kernel
@@ -97,6 +103,14 @@ class _Builder:
     @property
     def block(self):
         return self.blocks[-1]
+
+    def push(self, block):
+        """Enters a region's block (a `with` statement)."""
+        if len(self.blocks) > MAX_NESTING:
+            file, line, _ = _user_location()
+            raise BuildError(f"{file}:{line}: regions nested deeper than {MAX_NESTING} "
+                             "(pm.range, pm.if_, produce/consume blocks)")
+        self.blocks.append(block)
 
     def emit(self, text, loc=None, regions=(), tail="", terminator=None):
         op = _Op(text, loc or _user_location(), regions, tail, terminator)
@@ -444,7 +458,7 @@ class _IfContext:
             raise BuildError("a pm.if_ with results needs br.yield_(...) in each branch")
 
     def __enter__(self):
-        _current().blocks.append(self.then_block)
+        _current().push(self.then_block)
         self._open = self.then_block
         return self
 
@@ -467,7 +481,7 @@ class _IfContext:
         self.else_block = _Block()
         self.else_block.loc = _user_location()
         self.op.regions.append(self.else_block)
-        b.blocks.append(self.else_block)
+        b.push(self.else_block)
         self._open = self.else_block
         ok = False
         try:
@@ -532,7 +546,7 @@ def range(start, stop=None, step=1, carry=None):
     if carry is None:
         b.emit(f"scf.for {iv} = {lo} to {hi} step {st}", regions=[body],
                terminator="scf.yield")
-        b.blocks.append(body)
+        b.push(body)
         index = Value(iv, T.index)
         try:
             yield index
@@ -556,7 +570,7 @@ def range(start, stop=None, step=1, carry=None):
     op = b.emit(head, regions=[body], terminator=None)
     loop = Loop(Value(iv, T.index), args, results)
     loop.iv.block = body
-    b.blocks.append(body)
+    b.push(body)
     ok = False
     try:
         yield loop
@@ -769,7 +783,7 @@ class Pipeline(Value):
         body = _Block()
         b.emit(_ods_syntax(f"pipeline.{keyword}", {"pipeline": self, "stage": name}),
                regions=[body], terminator=_ods_syntax("pipeline.yield", {}))
-        b.blocks.append(body)
+        b.push(body)
         # Created with the region's block current: usable only inside it.
         return Stage(name, T.StageType(role, self.type), self), body
 

@@ -264,3 +264,24 @@ def test_iterating_a_value_is_refused():
             pass
     with pytest.raises(pm.BuildError, match="not a Python iterable"):
         k.mlir()
+
+
+def test_nesting_limit():
+    # Deeply nested regions are refused by the builder, before MLIR's
+    # recursive parser and verifier (which overflow the stack at a few
+    # thousand) or Python's recursion limit are reached.
+    import contextlib
+    from pipeline_mlir import ir
+
+    def nested(depth):
+        @pm.kernel
+        def k(x: pm.memref((4,), pm.i32)):
+            with contextlib.ExitStack() as stack:
+                for _ in range(depth):
+                    stack.enter_context(pm.if_(pm.thread_id() == 0))
+                x[0] = pm.constant(1, pm.i32)
+        return k
+    assert "scf.if" in nested(ir.MAX_NESTING).mlir(locations=False)
+    for depth in (ir.MAX_NESTING + 1, 10000):
+        with pytest.raises(pm.BuildError, match=f"regions nested deeper than {ir.MAX_NESTING}"):
+            nested(depth).mlir()

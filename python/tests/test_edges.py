@@ -160,3 +160,15 @@ def test_cache_keys_locations_only_where_they_reach_the_ptx():
     produce = first + 6  # the `with p.produce()` line
     assert f"test_edges.py:{produce}:" in sites(hang_b.ptx)
     assert f"test_edges.py:{produce}:" not in sites(hang_a.ptx)
+
+
+def test_deep_text_is_refused_in_process():
+    # 5000 nested regions would overflow MLIR's recursive parser and take
+    # the interpreter down with SIGSEGV; the C API refuses the text first.
+    from pipeline_mlir.ir import Module
+    depth = 5000
+    text = ("gpu.module @m {\ngpu.func @k(%c: i1) kernel {\n" + "scf.if %c {\n" * depth
+            + "}\n" * depth + "gpu.return\n}\n}\n")
+    with pytest.raises(pm.CompileError, match=r"deep.mlir:1025:11: error: the input nests "
+                                              "brackets more than 1024 deep"):
+        pm.check(Module.from_mlir(text, name="deep"))

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Compiler/Compiler.h"
+#include "pipeline/Dialect/Pipeline/IR/InputLimits.h"
 #include "pipeline/Lowering/Pipelines.h"
 #include "pipeline/Toolkit/CudaToolkit.h"
 #include "pipeline/Version.h"
@@ -379,6 +380,15 @@ int main(int argc, char **argv) {
     return message ? fail(*message) : 1;
   };
 
+  if (std::optional<pmlir::TextNestingError> deep =
+          pmlir::findExcessTextNesting(
+              sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                  ->getBuffer())) {
+    emitError(
+        FileLineColLoc::get(&context, inputFilename, deep->line, deep->column))
+        << deep->message;
+    return failCompile(std::nullopt);
+  }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module || errors)
     return failCompile(std::nullopt);

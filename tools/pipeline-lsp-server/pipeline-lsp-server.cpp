@@ -20,6 +20,7 @@
 
 #include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
 #include "pipeline/Dialect/Pipeline/Analysis/StageLinearity.h"
+#include "pipeline/Dialect/Pipeline/IR/InputLimits.h"
 #include "pipeline/InitAllPipeline.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -147,6 +148,9 @@ static std::vector<Finding> checkChunk(StringRef text, StringRef name) {
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
                                llvm::SMLoc());
   ParserConfig config(&context, /*verifyAfterParse=*/true);
+  // Too deep to parse without overflowing the stack: nothing to add.
+  if (pmlir::findExcessTextNesting(text))
+    return {};
   // The top-level ops in a module, as pipeline-opt sees them.
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   // Parse and verifier errors are the upstream server's to report.

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pipeline/Dialect/Pipeline/IR/InputLimits.h"
 #include "pipeline/InitAllPipeline.h"
 #include "pipeline/Version.h"
 
@@ -104,6 +105,12 @@ int main(int argc, char **argv) {
       openInputFile(inputFilename, &message);
   if (!input) {
     llvm::errs() << message << "\n";
+    return EXIT_FAILURE;
+  }
+  if (std::optional<pmlir::TextNestingError> deep =
+          pmlir::findExcessTextNesting(input->getBuffer())) {
+    llvm::errs() << inputFilename << ":" << deep->line << ":" << deep->column
+                 << ": error: " << deep->message << "\n";
     return EXIT_FAILURE;
   }
   std::unique_ptr<llvm::ToolOutputFile> output =
