@@ -309,12 +309,15 @@ class TensorMap:
     outermost first, as in the descriptor type's `tensor = memref<...>`.
     `stream` (a CUstream handle, or an object with `cuda_stream`): the
     descriptor is uploaded in that stream's order, for kernels launched
-    on it; by default the upload is waited for."""
+    on it; by default the upload is waited for. `hold=False`: the
+    descriptor does not keep `array` alive (a cache of descriptors by
+    address and shape, which stay right for whatever array lives there;
+    `array` must be device memory already, such as a CUDA torch tensor)."""
 
     def __init__(self, array, box, element=None, swizzle="none", oob="zero",
-                 l2promo="none", stream=None):
-        self._keep = [array]  # the descriptor holds the array's address
-        ptr, shape, elem = _device_view(array, self._keep)
+                 l2promo="none", stream=None, hold=True):
+        self._keep = [array] if hold else []  # the descriptor holds the address
+        ptr, shape, elem = _device_view(array, self._keep if hold else [])
         element = element or elem
         if element not in _TMA_DTYPES:
             raise LaunchError(f"TMA has no element type {element}")

@@ -197,13 +197,16 @@ def _kernel(label):
 def _tensor_map(array, box, stream):
     """One TMA descriptor per (address, shape, box, stream), uploaded in the
     stream's order: no wait, and the kernel on that stream reads it after
-    it landed."""
+    it landed. The cache does not keep the tensor alive (a descriptor only
+    names an address and a shape, right for any tensor that lives there):
+    a fresh output or activation per call is freed as usual, and the next
+    one at the same address reuses the descriptor."""
     key = (array.data_ptr(), tuple(array.shape), box, stream.cuda_stream)
     if key not in _maps:
         if len(_maps) > 4096:
             _maps.clear()
         _maps[key] = TensorMap(array, box, "bf16", "swizzle_128b", l2promo="l2_256b",
-                               stream=stream)
+                               stream=stream, hold=False)
     return _maps[key]
 
 

@@ -196,6 +196,48 @@ def test_pm_gemm_on_a_side_stream():
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_gemm_keeps_no_tensor_alive():
+    # The descriptor and launch caches do not hold the tensors they saw: 50
+    # calls that each get a new output (and a new activation) leave no more
+    # memory allocated than before (they kept every output alive, and every
+    # call missed the launch cache).
+    import torch
+    import pipeline_mlir as pm
+    w = torch.randn((1024, 1024), device="cuda").to(torch.bfloat16)
+    pm.gemm(torch.randn((512, 1024), device="cuda").to(torch.bfloat16), w)
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    for _ in range(50):
+        x = torch.randn((512, 1024), device="cuda").to(torch.bfloat16)
+        y = pm.gemm(x, w)
+        del x, y
+    torch.cuda.synchronize()
+    assert torch.cuda.memory_allocated() - before <= 2 * 512 * 1024 * 2
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_do_bench_times_the_stream():
+    # pm.testing times GPU work on torch's current stream with CUDA events:
+    # a GEMM with 8 times the flops takes clearly longer; compare gives
+    # every label's spread.
+    import torch
+    import pipeline_mlir as pm
+    # Sizes whose kernels outlast the Python call (0.2 and 1.6 ms on an
+    # H100), outputs given: the events then time the GPU, not the host.
+    small = [torch.randn((4096, 4096), device="cuda").to(torch.bfloat16) for _ in range(3)]
+    big = [torch.randn((8192, 8192), device="cuda").to(torch.bfloat16) for _ in range(3)]
+    t_small = pm.testing.do_bench(lambda: pm.gemm(*small[:2], small[2]), reps=5, batch=10)
+    t_big = pm.testing.do_bench(lambda: pm.gemm(*big[:2], big[2]), reps=5, batch=10)
+    assert 0 < t_small and 3 * t_small < t_big, (t_small, t_big)
+    both = pm.testing.compare({"small": lambda: pm.gemm(*small[:2], small[2]),
+                               "torch": lambda: torch.nn.functional.linear(*small[:2])},
+                              reps=4, batch=5)
+    for stats in both.values():
+        assert len(stats["times"]) == 4
+        assert 0 < stats["min"] <= stats["median"] <= stats["max"]
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 def test_pm_gemm_stream_k_on_a_new_stream():
     # The first stream-K launch on a stream zeroes that stream's flags in the
     # stream's order (not on torch's current stream), and the kernel leaves
