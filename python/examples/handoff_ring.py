@@ -17,7 +17,9 @@ ROWS, STAGES = 1000, 4
 Rows = pm.memref((ROWS, 32), pm.i32)
 
 
-@pm.kernel
+# Two warps: the producer and the consumer. Declared, so that a launch
+# without the consumer warp (which would wait forever) is refused.
+@pm.kernel(block=64)
 def handoff_ring(src: Rows, dst: Rows):
     tid = pm.thread_id()
     warp, lane = tid // 32, tid % 32

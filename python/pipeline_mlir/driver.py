@@ -9,6 +9,7 @@ fault into a CudaError at the launch that caused it.
 import ctypes
 import hashlib
 import math
+import re
 
 import numpy as np
 
@@ -541,6 +542,10 @@ class LoadedKernel:
         block = _dims(block, "block")
         if math.prod(block) > 1024:
             raise LaunchError(f"{where}: a block has at most 1024 threads, got {block}")
+        required = required_block(self.compiled.ptx, self.name)
+        if required is not None and tuple(block) != required:
+            raise LaunchError(f"{where} requires block {required} (its .reqntid: the block "
+                              f"size it declares for its warp roles), got {tuple(block)}")
         if not isinstance(smem, int) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
         # Host arrays and scalars are checked before the driver is touched.
@@ -646,6 +651,21 @@ class LoadedKernel:
                 raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
             return [_SCALAR_CTYPES[ptype.text](value)]
         raise LaunchError(f"{where}: cannot pass argument {pname} of type {ptype}")
+
+
+def required_block(ptx, name):
+    """The block size a kernel of `ptx` requires (`.reqntid x, y, z` of its
+    `.entry`), or None."""
+    if not ptx:
+        return None
+    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\((.*?)\)\s*([^{]*)\{", ptx,
+                  re.S)
+    if not m:
+        return None
+    r = re.search(r"\.reqntid\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?", m.group(2))
+    if not r:
+        return None
+    return tuple(int(x) if x else 1 for x in r.groups())
 
 
 def _shape_matches(ptype, shape):

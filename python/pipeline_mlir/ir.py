@@ -859,9 +859,21 @@ def tma_load(desc, coords, barriers, dst):
 class Kernel:
     """A kernel built from a Python function (see @kernel)."""
 
-    def __init__(self, fn, name=None):
+    def __init__(self, fn, name=None, block=None):
         self.fn = fn
         self.name = name or fn.__name__
+        self.block = None
+        if block is not None:
+            dims = (block,) if isinstance(block, int) else tuple(block)
+            if not 1 <= len(dims) <= 3 or any(
+                    isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in dims):
+                raise BuildError(f"kernel {self.name}: block is 1 to 3 positive integers, "
+                                 f"got {block!r}")
+            dims = dims + (1,) * (3 - len(dims))
+            if dims[0] * dims[1] * dims[2] > 1024:
+                raise BuildError(f"kernel {self.name}: a block has at most 1024 threads, "
+                                 f"got {dims}")
+            self.block = dims
         try:
             sig = inspect.signature(fn, eval_str=True)
         except Exception as e:  # an annotation that does not evaluate
@@ -900,7 +912,11 @@ class Kernel:
         """The kernel's gpu.func as MLIR text."""
         b, entry = self._build()
         params = ", ".join(f"%arg.{n}: {t}" for n, t in self.params)
-        lines = [f"gpu.func @{self.name}({params}) kernel {{" +
+        attrs = ""
+        if self.block:
+            dims = ", ".join(map(str, self.block))
+            attrs = f" attributes {{nvvm.reqntid = array<i32: {dims}>}}"
+        lines = [f"gpu.func @{self.name}({params}) kernel{attrs} {{" +
                  (f"  //{_loc_text(self.loc)}" if locations else "")]
         _print_block(entry, lines, 1, locations, header=False)
         lines.append("}" + (_loc_text(self.loc) if locations else ""))
@@ -950,11 +966,14 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
         lines.append(pad + terminator + terminator_loc)
 
 
-def kernel(fn=None, *, name=None):
-    """Decorator: `@pm.kernel def k(a: pm.memref((n,), pm.f32)): ...`."""
+def kernel(fn=None, *, name=None, block=None):
+    """Decorator: `@pm.kernel def k(a: pm.memref((n,), pm.f32)): ...`.
+    `block=(x, y, z)` (or an int) declares the block size the kernel needs
+    (its warp roles): the compiled kernel requires it (`.reqntid`) and a
+    launch with another block is refused before it reaches the GPU."""
     if fn is None:
-        return lambda f: Kernel(f, name)
-    return Kernel(fn, name)
+        return lambda f: Kernel(f, name, block)
+    return Kernel(fn, name, block)
 
 
 class Module:

@@ -81,3 +81,27 @@ def test_dynamic_memref_shape_checked():
         k(np.zeros((10, 3), np.int32), dst, 2, block=128)
     with pytest.raises(pm.LaunchError, match=r"argument dst expects shape \(\?,\)"):
         k(np.zeros((10, 4), np.int32), np.zeros((10, 1), np.int32), 2, block=128)
+
+
+def test_declared_block_size_is_required():
+    # A kernel that declares its block size (its warp roles) carries it as
+    # .reqntid, and a launch with another block is refused before the
+    # driver is touched: the ring without its consumer warp would hang.
+    import numpy as np
+    import handoff_ring
+    from pipeline_mlir.driver import required_block
+    compiled = pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False)
+    assert required_block(compiled.ptx, "handoff_ring") == (64, 1, 1)
+    src = np.zeros((handoff_ring.ROWS, 32), np.int32)
+    with pytest.raises(pm.LaunchError, match=r"requires block \(64, 1, 1\) .*got \(32, 1, 1\)"):
+        compiled.kernel()(src, src.copy(), block=32, smem=handoff_ring.SMEM)
+
+
+@pytest.mark.parametrize("block,match", [(0, "positive integers"), ((64, 2.0), "positive"),
+                                         ((1, 1, 1, 1), "1 to 3"), (2048, "at most 1024"),
+                                         (True, "positive integers")])
+def test_declared_block_size_arguments(block, match):
+    with pytest.raises(pm.BuildError, match=match):
+        @pm.kernel(block=block)
+        def k(x: pm.memref((4,), pm.i32)):
+            pass
