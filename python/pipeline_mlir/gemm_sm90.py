@@ -170,7 +170,6 @@ def generate(bn=256, stages=3, epi_subtiles=4, producer_regs=40,
     shapes whose tiles leave SMs idle."""
     if split_k and stream_k:
         raise ValueError("--split-k and --stream-k exclude each other")
-    reduce = split_k
     if consumers not in (1, 2):
         raise ValueError("--consumers must be 1 or 2")
     if consumers == 1 and cluster != 1:
@@ -454,7 +453,7 @@ nvvm.setmaxregister increase {consumer_regs}
 %stg_row = arith.addi %stg0, %row_bytes : index
 %x = arith.xori %l7, %l16 : index
 """, I3)
-    if reduce:
+    if split_k:
         b.emit("""
 // The C descriptor as the pointer the TMA reduce takes.
 %c_map_ptr = builtin.unrealized_conversion_cast %c_map : !DescC to !llvm.ptr
@@ -632,7 +631,7 @@ scf.if %leader {{
 %r{r}s{st}_src = memref.subview %c_staging[%r{r}s{st}_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !CStaging to !CTile
 %r{r}s{st}_col = arith.addi %n0, {c(col)} : index
 """, I5)
-            if reduce:
+            if split_k:
                 b.emit(f"""
 %r{r}s{st}_off = arith.muli %r{r}s{st}_idx, {c(8192)} : index
 %r{r}s{st}_addr = arith.addi %stg_base, %r{r}s{st}_off : index
@@ -862,7 +861,8 @@ def main(argv=None):
                          "units and reduce-add bf16 partials into a zeroed C")
     ap.add_argument("--stream-k", action="store_true",
                     help="cut all tiles' k-block iterations evenly among the CTAs "
-                         "(stream-K); reduce-add bf16 partials into a zeroed C")
+                         "(stream-K); the CTA that starts a tile's K adds the others' f32 "
+                         "partials from a workspace and stores C")
     ap.add_argument("--name", default="gemm_bf16_sm90")
     ap.add_argument("-o", "--output",
                     default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
