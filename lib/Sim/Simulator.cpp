@@ -1514,11 +1514,12 @@ bool Machine::execute(Thread &t) {
     return next(); // mma, fence, wait, dealloc, relinquish, st, cp, shift
   }
   if (op == "wgmma") {
-    if (in.parts.size() > 1 && in.parts[1] == "mma_async" && in.numOps != 0 &&
-        in.ops[0].kind == Operand::Kind::Vec)
-      for (const Operand &e : in.ops[0].elems)
-        setReg(t, e, 0);
-    return next();
+    // wgmma.fence / mma_async / commit_group / wait_group are .sync.aligned:
+    // every lane of the warp executes the same instruction together, so a
+    // lane cannot run ahead of one still spinning on a barrier before it.
+    // A warp collective of all lanes (resolveCollectives runs it).
+    t.status = Status::AtCollective;
+    return false;
   }
 
   // Barriers and warp collectives: handled by the scheduler.
@@ -1638,11 +1639,13 @@ bool Machine::resolveCollectives() {
             // own group when they come).
             needed = here;
           } else {
-            // The member mask: the first operand after the results.
-            unsigned maskIndex = op == "elect"  ? 1
-                                 : op == "shfl" ? in.numOps - 1
-                                 : op == "bar"  ? 0
-                                                : in.numOps - 1;
+            // The member mask: the first operand after the results; every
+            // lane of the warp for wgmma (.sync.aligned).
+            unsigned maskIndex = op == "wgmma"   ? in.numOps
+                                 : op == "elect" ? 1
+                                 : op == "shfl"  ? in.numOps - 1
+                                 : op == "bar"   ? 0
+                                                 : in.numOps - 1;
             needed = maskIndex < in.numOps
                          ? uint32_t(value(first, in.ops[maskIndex]))
                          : 0xffffffffu;
@@ -1651,10 +1654,11 @@ bool Machine::resolveCollectives() {
           if (isActivemask) {
             remaining = 0;
           } else {
-            unsigned maskIndex = op == "elect"  ? 1
-                                 : op == "shfl" ? in.numOps - 1
-                                 : op == "bar"  ? 0
-                                                : in.numOps - 1;
+            unsigned maskIndex = op == "wgmma"   ? in.numOps
+                                 : op == "elect" ? 1
+                                 : op == "shfl"  ? in.numOps - 1
+                                 : op == "bar"   ? 0
+                                                 : in.numOps - 1;
             for (unsigned l = 0; l < lanes; ++l) {
               if (!(remaining >> l & 1))
                 continue;
@@ -1807,6 +1811,15 @@ bool Machine::resolveCollectives() {
               else
                 setReg(t, in.ops[0], equalAll);
             }
+          } else if (op == "wgmma") {
+            // The accumulator registers read as 0 (the simulator checks
+            // synchronization, not values).
+            if (in.parts.size() > 1 && in.parts[1] == "mma_async" &&
+                in.numOps != 0 && in.ops[0].kind == Operand::Kind::Vec)
+              for (unsigned l = 0; l < lanes; ++l)
+                if (members >> l & 1)
+                  for (const Operand &e : in.ops[0].elems)
+                    setReg(threads[base + l], e, 0);
           } else if (op != "bar") {
             finding("unsupported", "'" + in.opcode + "' at " + where(in));
           }

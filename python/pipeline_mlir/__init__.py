@@ -18,6 +18,7 @@ from .compiler import (CompiledModule, __version__, cache_dir, check, chips,
 from .driver import DeviceArray, TensorMap, device_info, zeros
 from .dtypes import from_bf16, to_bf16
 from .matmul import gemm
+from .attention_fwd import attention
 from . import testing
 from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchError,
                      PipelineError, ToolchainError)

@@ -37,3 +37,9 @@ for label in matmul.CONFIGS:
     print(f"gemm {label} sm_90a: compiled or cached ({smem} B of shared memory)")
 mod = pm.compile(hanging.starved_consumer, **hanging.OPTIONS)
 print(f"{mod.name} hang report: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")
+# pm.attention's variants.
+from pipeline_mlir import attention_fwd  # noqa: E402
+for key in attention_fwd.configs():
+    kernel, smem = attention_fwd._kernel(key)
+    print(f"attention head_dim {key[0]} causal {key[1]} {key[2]} sm_90a: compiled or cached "
+          f"({smem} B of shared memory)")

@@ -170,3 +170,35 @@ def test_gemm_split_counts():
     assert matmul.splits_for("m64n64k", 16, 1024, 256, 132) == 1      # 4 k-blocks
     assert matmul.splits_for("m64n64k", 4096, 4096, 8192, 132) == 1   # 4096 tiles
     assert matmul.splits_for("m64n64", 16, 1024, 8192, 132) == 1
+
+
+@pytest.mark.parametrize("key", [(d, causal, v) for d in (64, 128) for causal in (False, True)
+                                 for v in ("2wg-pingpong", "2wg-overlap", "2wg-serial",
+                                           "3wg-overlap", "3wg-serial")
+                                 if not (d == 128 and v.startswith("3wg"))])
+def test_attention_variants_check_and_compile(key):
+    # Every variant pm.attention compiles passes both checkers and compiles
+    # with no local memory. Per key block, each consumer warpgroup issues
+    # head_dim / 16 S wgmma (K-major B: imm-trans-b 0) and 8 P V wgmma (V
+    # read MN-major: imm-trans-b 1); the generated copies (prologue, loop,
+    # epilogue; two with the ping-pong) each carry their share.
+    from pipeline_mlir import attention_fwd
+    from pipeline_mlir.ir import Module
+    d, causal, variant = key
+    text, smem = attention_fwd.attention_sm90.generate(head_dim=d, causal=causal, stages=2,
+                                                       **attention_fwd.VARIANTS[variant])
+    assert smem <= 232448
+    module = Module.from_mlir(text, name="attention")
+    pm.check(module)
+    ptx = pm.compile(module, chip="sm_90a", assemble=False).ptx
+    assert ".local" not in ptx
+    s_mma = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n128k16[^;]*p, 1,\s*1, 0,\s*0;", ptx)
+    pv_mma = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{d}k16[^;]*p, 1,\s*1, 0,\s*1;",
+                        ptx)
+    copies = 2 if variant == "2wg-pingpong" else 1
+    s_per_copy = (2 if variant != "2wg-serial" and variant != "3wg-serial" else 1) * (d // 16)
+    pv_per_copy = (2 if variant not in ("2wg-serial", "3wg-serial") else 1) * 8
+    assert len(s_mma) == copies * s_per_copy
+    assert len(pv_mma) == copies * pv_per_copy
+    with pytest.raises(ValueError, match="ping"):
+        attention_fwd.attention_sm90.generate(head_dim=64, pingpong=True, consumers=3)
