@@ -22,7 +22,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
 
 import pipeline_mlir as pm  # noqa: E402
 from pipeline_mlir import testing  # noqa: E402
-from pipeline_mlir.attention_fwd import VARIANTS  # noqa: E402
+from pipeline_mlir.attention_fwd import VARIANTS, fits  # noqa: E402
 
 
 def flops(batch, seqlen, heads, d, causal):
@@ -81,8 +81,7 @@ def main():
                     continue
                 fns = {"pm": run_pm, "cudnn": run_cudnn, "fa2": run_fa2}
                 if args.variants:
-                    fns.update({v_: variant(v_) for v_ in VARIANTS
-                                if d == 64 or not v_.startswith("3wg")})
+                    fns.update({v_: variant(v_) for v_ in VARIANTS if fits(d, v_)})
                 res = testing.compare(fns,
                                       reps=args.reps, batch=args.batch)
                 f = flops(batch, seqlen, heads, d, causal)

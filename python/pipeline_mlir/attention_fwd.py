@@ -24,6 +24,8 @@ VARIANTS = {
     "3wg-overlap": dict(consumers=3, overlap=True),
     "3wg-serial": dict(consumers=3, overlap=False),
 }
+# A variant may also set "stages" (K and V stages, 2 by default): at head_dim
+# 64, 3 and 4 stages measured no faster on an H100 (docs/attention.md).
 
 def choose(head_dim, causal, seqlen):
     """The variant `attention` runs by default: measured on an H100 in
@@ -38,10 +40,17 @@ def choose(head_dim, causal, seqlen):
     return "3wg-serial"
 
 
+def fits(head_dim, variant):
+    """Whether a variant exists for head_dim: its registers and shared
+    memory fit (three warpgroups and more than two stages only at 64)."""
+    v = VARIANTS[variant]
+    return head_dim == 64 or (v["consumers"] == 2 and v.get("stages", 2) == 2)
+
+
 def configs():
     """Every (head_dim, causal, variant) the package compiles."""
     return [(d, causal, v) for d in (64, 128) for causal in (False, True) for v in VARIANTS
-            if not (d == 128 and VARIANTS[v]["consumers"] == 3)]
+            if fits(d, v)]
 
 
 _kernels = {}
@@ -52,8 +61,9 @@ _launches = {}
 def _kernel(key):
     if key not in _kernels:
         d, causal, variant = key
-        text, smem = attention_sm90.generate(head_dim=d, causal=causal, stages=2,
-                                             **VARIANTS[variant])
+        options = dict(VARIANTS[variant])
+        options.setdefault("stages", 2)
+        text, smem = attention_sm90.generate(head_dim=d, causal=causal, **options)
         module = Module.from_mlir(
             text, name=f"attention_sm90_d{d}{'_causal' if causal else ''}_{variant}")
         _kernels[key] = (_compile(module, chip="sm_90a").kernel("attention_fwd_sm90"), smem)
@@ -138,7 +148,7 @@ def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, stream=N
         variant = choose(d, causal, seqlen)
     if variant not in VARIANTS:
         raise LaunchError(f"attention: variant is one of {sorted(VARIANTS)}, got {variant!r}")
-    if d == 128 and VARIANTS[variant]["consumers"] == 3:
+    if not fits(d, variant):
         raise LaunchError(f"attention: variant {variant} is for head_dim 64 only")
     key = (d, causal, variant)
     bm = 64 * VARIANTS[variant]["consumers"]

@@ -202,3 +202,28 @@ def test_attention_variants_check_and_compile(key):
     assert len(pv_mma) == copies * pv_per_copy
     with pytest.raises(ValueError, match="ping"):
         attention_fwd.attention_sm90.generate(head_dim=64, pingpong=True, consumers=3)
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_sm100_twin_checks_and_assembles(head_dim, causal):
+    # The sm_100a twin (S, P and O in TMEM) passes both checkers and is
+    # assembled for sm_100a: S = Q K^T reads A and B from shared memory, P V
+    # reads A (P) from tensor memory, and per tile there are head_dim / 16 S
+    # MMAs per key block and 8 P V MMAs per key block (first block, loop,
+    # last block).
+    from pipeline_mlir import attention_sm100
+    from pipeline_mlir.ir import Module
+    text, smem = attention_sm100.generate(head_dim=head_dim, causal=causal)
+    assert smem <= 232448
+    module = Module.from_mlir(text, name="attention_sm100")
+    pm.check(module)
+    mod = pm.compile(module, chip="sm_100a")
+    assert mod.cubin
+    ptx = mod.ptx
+    s_mma = re.findall(r"tcgen05\.mma\.cta_group::1\.kind::f16\S* \[%r\d+\], %rd\d+, %rd\d+,", ptx)
+    pv_mma = re.findall(r"tcgen05\.mma\.cta_group::1\.kind::f16\S* \[%r\d+\], \[%r\d+\], %rd\d+,",
+                        ptx)
+    assert len(s_mma) == 2 * (head_dim // 16)
+    assert len(pv_mma) == 2 * 8
+    assert ".local" not in ptx
