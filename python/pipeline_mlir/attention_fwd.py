@@ -16,27 +16,34 @@ from .ir import Module
 #: P V of block j - 1 (P double-buffered); "serial": S, softmax and P V of a
 #: block in turn (the two or three warpgroups still overlap each other).
 #: Three consumer warpgroups only for head_dim 64 (head_dim 128 would
-#: spill at 160 registers per thread).
+#: spill at 160 registers per thread). One consumer warpgroup: 64-row query
+#: blocks, and two CTAs per SM where shared memory allows.
 VARIANTS = {
     "2wg-pingpong": dict(consumers=2, overlap=True, pingpong=True),
     "2wg-overlap": dict(consumers=2, overlap=True),
     "2wg-serial": dict(consumers=2, overlap=False),
     "3wg-overlap": dict(consumers=3, overlap=True),
     "3wg-serial": dict(consumers=3, overlap=False),
+    # One consumer warpgroup (64-row query blocks), two CTAs per SM.
+    "1wg-overlap": dict(consumers=1, overlap=True),
+    "1wg-serial": dict(consumers=1, overlap=False),
 }
 # A variant may also set "stages" (K and V stages, 2 by default): at head_dim
 # 64, 3 and 4 stages measured no faster on an H100 (docs/attention.md).
 
 def choose(head_dim, causal, seqlen):
-    """The variant `attention` runs by default: measured on an H100 in
-    docs/attention.md. head_dim 128: the ping-pong of two warpgroups, best
-    in every cell. head_dim 64: three warpgroups in turn (192-row query
-    blocks), except causal below 2048 keys, where the diagonal blocks of
-    192 rows waste more than they gain (two warpgroups)."""
+    """The variant `attention` runs by default, from the measurements on
+    an H100 in docs/attention.md. head_dim 128: the ping-pong of two
+    warpgroups, best in every cell. head_dim 64, limited by the softmax:
+    one warpgroup per 64-row query block and two CTAs per SM for short
+    sequences and causal ones up to 4k (the diagonal blocks waste least
+    and the SMs stay busy as the causal CTAs finish unevenly); three
+    warpgroups per 192-row block (K and V shared by more rows) for long
+    ones."""
     if head_dim == 128:
         return "2wg-pingpong"
-    if causal and seqlen < 2048:
-        return "2wg-serial"
+    if seqlen < (8192 if causal else 2048):
+        return "1wg-overlap"
     return "3wg-serial"
 
 
@@ -44,7 +51,7 @@ def fits(head_dim, variant):
     """Whether a variant exists for head_dim: its registers and shared
     memory fit (three warpgroups and more than two stages only at 64)."""
     v = VARIANTS[variant]
-    return head_dim == 64 or (v["consumers"] == 2 and v.get("stages", 2) == 2)
+    return head_dim == 64 or (v["consumers"] in (1, 2) and v.get("stages", 2) == 2)
 
 
 def configs():

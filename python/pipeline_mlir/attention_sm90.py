@@ -58,15 +58,18 @@ def generate(head_dim=128, causal=False, stages=2, producer_regs=24, consumer_re
     `consumers`: consumer warpgroups of 64 query rows each (2 or 3; the CTA
     takes 64 x consumers query rows). `overlap`: the intra-warpgroup
     overlap of the softmax of block j with P V of block j - 1."""
-    if consumers not in (2, 3):
-        raise ValueError("--consumers must be 2 or 3")
+    if consumers not in (1, 2, 3):
+        raise ValueError("--consumers must be 1, 2 or 3")
     if pingpong and (consumers != 2 or not overlap):
         raise ValueError("--pingpong needs two consumer warpgroups and the overlap")
     BM = 64 * consumers  # noqa: N806 (query rows per CTA)
     threads = 128 * (1 + consumers)
     if consumer_regs is None:
-        consumer_regs = 240 if consumers == 2 else 160
-    if producer_regs * 128 + consumer_regs * 128 * consumers > 65536:
+        # One consumer warpgroup: two CTAs per SM (65536 / (2 x 256) = 128
+        # registers per thread at launch; the consumer takes the producer's).
+        consumer_regs = {1: 232, 2: 240, 3: 160}[consumers]
+    ctas_per_sm = 2 if consumers == 1 else 1
+    if producer_regs * 128 + consumer_regs * 128 * consumers > 65536 // (2 if consumers == 1 else 1):
         raise ValueError("setmaxnreg values exceed the 64K register file")
     D = head_dim  # noqa: N806
     if D not in (64, 128):
@@ -770,7 +773,7 @@ module attributes {{gpu.container_module}} {{
 gpu.module @attention_sm90 {{
   gpu.func @{name}(%q_map: !DescQ, %k_map: !DescIn, %v_map: !DescIn, %o_map: !DescO,
       %lse_i64: i64, %seqlen_i32: i32, %heads_i32: i32, %scale_log2: f32) kernel
-      attributes {{nvvm.reqntid = array<i32: {threads}, 1, 1>, nvvm.minctasm = 1 : i32}} {{
+      attributes {{nvvm.reqntid = array<i32: {threads}, 1, 1>, nvvm.minctasm = {ctas_per_sm} : i32}} {{
 """)
     for v in sorted(t.consts):
         t.emit(f"%c{v} = arith.constant {v} : index", I2)
@@ -824,7 +827,7 @@ def main(argv=None):
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--stages", type=int, default=2)
     ap.add_argument("--consumers", type=int, default=2,
-                    help="consumer warpgroups of 64 query rows (2 or 3)")
+                    help="consumer warpgroups of 64 query rows (1, 2 or 3)")
     ap.add_argument("--pingpong", action="store_true",
                     help="the two consumer warpgroups take turns issuing their GEMMs")
     ap.add_argument("--no-overlap", action="store_true",

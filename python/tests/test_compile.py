@@ -174,7 +174,8 @@ def test_gemm_split_counts():
 
 @pytest.mark.parametrize("key", [(d, causal, v) for d in (64, 128) for causal in (False, True)
                                  for v in ("2wg-pingpong", "2wg-overlap", "2wg-serial",
-                                           "3wg-overlap", "3wg-serial")
+                                           "3wg-overlap", "3wg-serial", "1wg-overlap",
+                                           "1wg-serial")
                                  if not (d == 128 and v.startswith("3wg"))])
 def test_attention_variants_check_and_compile(key):
     # Every variant pm.attention compiles passes both checkers and compiles
@@ -196,8 +197,9 @@ def test_attention_variants_check_and_compile(key):
     pv_mma = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{d}k16[^;]*p, 1,\s*1, 0,\s*1;",
                         ptx)
     copies = 2 if variant == "2wg-pingpong" else 1
-    s_per_copy = (2 if variant != "2wg-serial" and variant != "3wg-serial" else 1) * (d // 16)
-    pv_per_copy = (2 if variant not in ("2wg-serial", "3wg-serial") else 1) * 8
+    serial = variant.endswith("serial")
+    s_per_copy = (1 if serial else 2) * (d // 16)
+    pv_per_copy = (1 if serial else 2) * 8
     assert len(s_mma) == copies * s_per_copy
     assert len(pv_mma) == copies * pv_per_copy
     with pytest.raises(ValueError, match="ping"):

@@ -297,7 +297,8 @@ def _attention_reference(q, k, v, causal, scale):
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
-@pytest.mark.parametrize("variant", ["2wg-pingpong", "2wg-overlap", "2wg-serial", "3wg-overlap", "3wg-serial"])
+@pytest.mark.parametrize("variant", ["2wg-pingpong", "2wg-overlap", "2wg-serial", "3wg-overlap",
+                                     "3wg-serial", "1wg-overlap", "1wg-serial"])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(1, 128, 1), (2, 1000, 3), (1, 77, 2), (3, 300, 4),
@@ -311,8 +312,9 @@ def test_pm_attention(variant, head_dim, causal, shape):
     # element must be written.
     import torch
     import pipeline_mlir as pm
-    if head_dim == 128 and variant.startswith("3wg"):
-        pytest.skip("three consumer warpgroups are for head_dim 64")
+    from pipeline_mlir.attention_fwd import fits
+    if not fits(head_dim, variant):
+        pytest.skip(f"{variant} is for head_dim 64 only")
     batch, seqlen, heads = shape
     g = torch.Generator(device="cuda").manual_seed(seqlen * 31 + heads * 7 + head_dim + causal)
     q, k, v = (torch.randn((batch, seqlen, heads, head_dim), generator=g, device="cuda")
