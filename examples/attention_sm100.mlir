@@ -70,8 +70,13 @@ gpu.module @attention_sm100 {
     %i32_2 = arith.constant 2 : i32
     %i32_4 = arith.constant 4 : i32
     %i32_6 = arith.constant 6 : i32
+    %i32_8 = arith.constant 8 : i32
     %i32_16 = arith.constant 16 : i32
+    %i32_24 = arith.constant 24 : i32
     %i32_32 = arith.constant 32 : i32
+    %i32_40 = arith.constant 40 : i32
+    %i32_48 = arith.constant 48 : i32
+    %i32_56 = arith.constant 56 : i32
     %i32_64 = arith.constant 64 : i32
     %i32_96 = arith.constant 96 : i32
     %i32_128 = arith.constant 128 : i32
@@ -102,7 +107,6 @@ gpu.module @attention_sm100 {
     %f32_1 = arith.constant 1.0 : f32
     %f32_ninf = arith.constant 0xFF800000 : f32
     %f32_ln2 = arith.constant 0.6931471805599453 : f32
-    %neg_zero_v = arith.constant dense<0.0> : vector<32xf32>
     %iota0 = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : vector<32xi32>
     %iota1 = arith.constant dense<[32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : vector<32xi32>
     %iota2 = arith.constant dense<[64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95]> : vector<32xi32>
@@ -398,7 +402,9 @@ gpu.module @attention_sm100 {
         pipeline.release_mma %sk elect(%elect) : !KVCS
         pipeline.release %sk : !KVCS
         %acc_pv = arith.cmpi ne, %j, %c1 : index
-        // O += P V: P from TMEM (columns 128.., the A operand in tensor memory),
+        // O += P V: P from TMEM (columns 128.., the A operand in tensor memory:
+        // a TMEM address is lane << 16 | column; K = 16 bf16 per MMA is 256 bits of
+        // a lane, 8 columns),
         // V MN-major from shared memory. Waits until the softmax wrote P and the
         // rescaled O.
         %pc = pipeline.acquire_consumer %pp : !PT
@@ -412,56 +418,64 @@ gpu.module @attention_sm100 {
         %v_addr32 = arith.index_cast %v_addr : index to i32
         %v16 = arith.shrui %v_addr32, %i32_4 : i32
         scf.if %elect {
-          %pa0 = llvm.getelementptr %p_tmem[0] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr0 = arith.addi %p_addr, %i32_0 : i32
+          %pa0 = llvm.inttoptr %pa_addr0 : i32 to !llvm.ptr<6>
           %va0 = arith.addi %v16, %i32_0 : i32
           %vd0 = nvvm.tcgen05.mma_smem_desc (%va0, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa0, %vd0, %idesc_pv, %acc_pv
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa1 = llvm.getelementptr %p_tmem[8] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr1 = arith.addi %p_addr, %i32_8 : i32
+          %pa1 = llvm.inttoptr %pa_addr1 : i32 to !llvm.ptr<6>
           %va1 = arith.addi %v16, %i32_128 : i32
           %vd1 = nvvm.tcgen05.mma_smem_desc (%va1, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa1, %vd1, %idesc_pv, %true
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa2 = llvm.getelementptr %p_tmem[16] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr2 = arith.addi %p_addr, %i32_16 : i32
+          %pa2 = llvm.inttoptr %pa_addr2 : i32 to !llvm.ptr<6>
           %va2 = arith.addi %v16, %i32_256 : i32
           %vd2 = nvvm.tcgen05.mma_smem_desc (%va2, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa2, %vd2, %idesc_pv, %true
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa3 = llvm.getelementptr %p_tmem[24] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr3 = arith.addi %p_addr, %i32_24 : i32
+          %pa3 = llvm.inttoptr %pa_addr3 : i32 to !llvm.ptr<6>
           %va3 = arith.addi %v16, %i32_384 : i32
           %vd3 = nvvm.tcgen05.mma_smem_desc (%va3, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa3, %vd3, %idesc_pv, %true
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa4 = llvm.getelementptr %p_tmem[32] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr4 = arith.addi %p_addr, %i32_32 : i32
+          %pa4 = llvm.inttoptr %pa_addr4 : i32 to !llvm.ptr<6>
           %va4 = arith.addi %v16, %i32_512 : i32
           %vd4 = nvvm.tcgen05.mma_smem_desc (%va4, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa4, %vd4, %idesc_pv, %true
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa5 = llvm.getelementptr %p_tmem[40] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr5 = arith.addi %p_addr, %i32_40 : i32
+          %pa5 = llvm.inttoptr %pa_addr5 : i32 to !llvm.ptr<6>
           %va5 = arith.addi %v16, %i32_640 : i32
           %vd5 = nvvm.tcgen05.mma_smem_desc (%va5, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa5, %vd5, %idesc_pv, %true
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa6 = llvm.getelementptr %p_tmem[48] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr6 = arith.addi %p_addr, %i32_48 : i32
+          %pa6 = llvm.inttoptr %pa_addr6 : i32 to !llvm.ptr<6>
           %va6 = arith.addi %v16, %i32_768 : i32
           %vd6 = nvvm.tcgen05.mma_smem_desc (%va6, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
           nvvm.tcgen05.mma %o_tmem, %pa6, %vd6, %idesc_pv, %true
               {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
               : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-          %pa7 = llvm.getelementptr %p_tmem[56] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+          %pa_addr7 = arith.addi %p_addr, %i32_56 : i32
+          %pa7 = llvm.inttoptr %pa_addr7 : i32 to !llvm.ptr<6>
           %va7 = arith.addi %v16, %i32_896 : i32
           %vd7 = nvvm.tcgen05.mma_smem_desc (%va7, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
               : (i32, i32, i32, i8, i1, i8) -> i64
@@ -476,7 +490,9 @@ gpu.module @attention_sm100 {
         pipeline.release_without_signal %pc : !TCS
       }
       %acc_last = arith.cmpi ne, %kv_blocks, %c1 : index
-      // O += P V: P from TMEM (columns 128.., the A operand in tensor memory),
+      // O += P V: P from TMEM (columns 128.., the A operand in tensor memory:
+      // a TMEM address is lane << 16 | column; K = 16 bf16 per MMA is 256 bits of
+      // a lane, 8 columns),
       // V MN-major from shared memory. Waits until the softmax wrote P and the
       // rescaled O.
       %e_pc = pipeline.acquire_consumer %pp : !PT
@@ -490,56 +506,64 @@ gpu.module @attention_sm100 {
       %e_v_addr32 = arith.index_cast %e_v_addr : index to i32
       %e_v16 = arith.shrui %e_v_addr32, %i32_4 : i32
       scf.if %elect {
-        %e_pa0 = llvm.getelementptr %p_tmem[0] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr0 = arith.addi %p_addr, %i32_0 : i32
+        %e_pa0 = llvm.inttoptr %e_pa_addr0 : i32 to !llvm.ptr<6>
         %e_va0 = arith.addi %e_v16, %i32_0 : i32
         %e_vd0 = nvvm.tcgen05.mma_smem_desc (%e_va0, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa0, %e_vd0, %idesc_pv, %acc_last
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa1 = llvm.getelementptr %p_tmem[8] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr1 = arith.addi %p_addr, %i32_8 : i32
+        %e_pa1 = llvm.inttoptr %e_pa_addr1 : i32 to !llvm.ptr<6>
         %e_va1 = arith.addi %e_v16, %i32_128 : i32
         %e_vd1 = nvvm.tcgen05.mma_smem_desc (%e_va1, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa1, %e_vd1, %idesc_pv, %true
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa2 = llvm.getelementptr %p_tmem[16] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr2 = arith.addi %p_addr, %i32_16 : i32
+        %e_pa2 = llvm.inttoptr %e_pa_addr2 : i32 to !llvm.ptr<6>
         %e_va2 = arith.addi %e_v16, %i32_256 : i32
         %e_vd2 = nvvm.tcgen05.mma_smem_desc (%e_va2, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa2, %e_vd2, %idesc_pv, %true
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa3 = llvm.getelementptr %p_tmem[24] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr3 = arith.addi %p_addr, %i32_24 : i32
+        %e_pa3 = llvm.inttoptr %e_pa_addr3 : i32 to !llvm.ptr<6>
         %e_va3 = arith.addi %e_v16, %i32_384 : i32
         %e_vd3 = nvvm.tcgen05.mma_smem_desc (%e_va3, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa3, %e_vd3, %idesc_pv, %true
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa4 = llvm.getelementptr %p_tmem[32] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr4 = arith.addi %p_addr, %i32_32 : i32
+        %e_pa4 = llvm.inttoptr %e_pa_addr4 : i32 to !llvm.ptr<6>
         %e_va4 = arith.addi %e_v16, %i32_512 : i32
         %e_vd4 = nvvm.tcgen05.mma_smem_desc (%e_va4, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa4, %e_vd4, %idesc_pv, %true
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa5 = llvm.getelementptr %p_tmem[40] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr5 = arith.addi %p_addr, %i32_40 : i32
+        %e_pa5 = llvm.inttoptr %e_pa_addr5 : i32 to !llvm.ptr<6>
         %e_va5 = arith.addi %e_v16, %i32_640 : i32
         %e_vd5 = nvvm.tcgen05.mma_smem_desc (%e_va5, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa5, %e_vd5, %idesc_pv, %true
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa6 = llvm.getelementptr %p_tmem[48] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr6 = arith.addi %p_addr, %i32_48 : i32
+        %e_pa6 = llvm.inttoptr %e_pa_addr6 : i32 to !llvm.ptr<6>
         %e_va6 = arith.addi %e_v16, %i32_768 : i32
         %e_vd6 = nvvm.tcgen05.mma_smem_desc (%e_va6, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
         nvvm.tcgen05.mma %o_tmem, %e_pa6, %e_vd6, %idesc_pv, %true
             {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
             : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
-        %e_pa7 = llvm.getelementptr %p_tmem[56] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+        %e_pa_addr7 = arith.addi %p_addr, %i32_56 : i32
+        %e_pa7 = llvm.inttoptr %e_pa_addr7 : i32 to !llvm.ptr<6>
         %e_va7 = arith.addi %e_v16, %i32_896 : i32
         %e_vd7 = nvvm.tcgen05.mma_smem_desc (%e_va7, %i32_1024, %i32_64, %i8_0, %false, %swizzle128)
             : (i32, i32, i32, i8, i1, i8) -> i64
@@ -622,30 +646,27 @@ gpu.module @attention_sm100 {
         %m_none = arith.cmpf oeq, %m_new, %f32_ninf : f32
         %m_use = arith.select %m_none, %f32_0, %m_new : f32
         %ms = arith.mulf %m_use, %scale_log2 : f32
-        %ms_v = vector.broadcast %ms : f32 to vector<32xf32>
+        %nms = arith.negf %ms : f32
+        %nms_v = vector.broadcast %nms : f32 to vector<32xf32>
         %mo_s = arith.mulf %m_old, %scale_log2 : f32
         %alpha_arg = arith.subf %mo_s, %ms : f32
         %alpha = math.exp2 %alpha_arg : f32
-        %e0 = math.fma %s_v0, %sl2, %neg_zero_v : vector<32xf32>
-        %ea0 = arith.subf %e0, %ms_v : vector<32xf32>
+        %ea0 = math.fma %s_v0, %sl2, %nms_v : vector<32xf32>
         %pf0 = math.exp2 %ea0 : vector<32xf32>
         %sum0 = vector.reduction <add>, %pf0 : vector<32xf32> into f32
         %pb0 = arith.truncf %pf0 : vector<32xf32> to vector<32xbf16>
         %pw0 = vector.bitcast %pb0 : vector<32xbf16> to vector<16xi32>
-        %e1 = math.fma %s_v1, %sl2, %neg_zero_v : vector<32xf32>
-        %ea1 = arith.subf %e1, %ms_v : vector<32xf32>
+        %ea1 = math.fma %s_v1, %sl2, %nms_v : vector<32xf32>
         %pf1 = math.exp2 %ea1 : vector<32xf32>
         %sum1 = vector.reduction <add>, %pf1 : vector<32xf32> into f32
         %pb1 = arith.truncf %pf1 : vector<32xf32> to vector<32xbf16>
         %pw1 = vector.bitcast %pb1 : vector<32xbf16> to vector<16xi32>
-        %e2 = math.fma %s_v2, %sl2, %neg_zero_v : vector<32xf32>
-        %ea2 = arith.subf %e2, %ms_v : vector<32xf32>
+        %ea2 = math.fma %s_v2, %sl2, %nms_v : vector<32xf32>
         %pf2 = math.exp2 %ea2 : vector<32xf32>
         %sum2 = vector.reduction <add>, %pf2 : vector<32xf32> into f32
         %pb2 = arith.truncf %pf2 : vector<32xf32> to vector<32xbf16>
         %pw2 = vector.bitcast %pb2 : vector<32xbf16> to vector<16xi32>
-        %e3 = math.fma %s_v3, %sl2, %neg_zero_v : vector<32xf32>
-        %ea3 = arith.subf %e3, %ms_v : vector<32xf32>
+        %ea3 = math.fma %s_v3, %sl2, %nms_v : vector<32xf32>
         %pf3 = math.exp2 %ea3 : vector<32xf32>
         %sum3 = vector.reduction <add>, %pf3 : vector<32xf32> into f32
         %pb3 = arith.truncf %pf3 : vector<32xf32> to vector<32xbf16>

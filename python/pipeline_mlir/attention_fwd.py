@@ -146,10 +146,16 @@ def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, stream=N
           or not lse.is_contiguous() or lse.device != q.device):
         raise LaunchError(f"attention: lse must be a contiguous ({batch}, {heads}, {seqlen}) "
                           "float32 tensor on q's device")
+    def overlaps(a, b):
+        return (a.data_ptr() < b.data_ptr() + b.numel() * b.element_size()
+                and b.data_ptr() < a.data_ptr() + a.numel() * a.element_size())
     for name, t in (("q", q), ("k", k), ("v", v)):
-        lo, hi = t.data_ptr(), t.data_ptr() + t.numel() * 2
-        if lo < out.data_ptr() + out.numel() * 2 and out.data_ptr() < hi:
+        if overlaps(out, t):
             raise LaunchError(f"attention: out overlaps {name}")
+        if overlaps(lse, t):
+            raise LaunchError(f"attention: lse overlaps {name}")
+    if overlaps(lse, out):
+        raise LaunchError("attention: lse overlaps out")
     causal = bool(causal)
     if variant is None:
         variant = choose(d, causal, seqlen)

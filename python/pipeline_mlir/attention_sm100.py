@@ -207,7 +207,9 @@ pipeline.release %{pre}sk : !KVCS""", ind)
         """`acc0`: the i1 value of the first MMA's accumulate flag (false
         for the first P V of the tile: it overwrites O)."""
         emit(f"""
-// O += P V: P from TMEM (columns {p_col}.., the A operand in tensor memory),
+// O += P V: P from TMEM (columns {p_col}.., the A operand in tensor memory:
+// a TMEM address is lane << 16 | column; K = 16 bf16 per MMA is 256 bits of
+// a lane, 8 columns),
 // V MN-major from shared memory. Waits until the softmax wrote P and the
 // rescaled O.
 %{pre}pc = pipeline.acquire_consumer %pp : !PT
@@ -217,7 +219,8 @@ pipeline.release %{pre}sk : !KVCS""", ind)
         for kk in range(BN // 16):
             acc = acc0 if kk == 0 else "%true"
             emit(f"""
-  %{pre}pa{kk} = llvm.getelementptr %p_tmem[{kk * 8}] : (!llvm.ptr<6>) -> !llvm.ptr<6>, i32
+  %{pre}pa_addr{kk} = arith.addi %p_addr, %i32_{kk * 8} : i32
+  %{pre}pa{kk} = llvm.inttoptr %{pre}pa_addr{kk} : i32 to !llvm.ptr<6>
   %{pre}va{kk} = arith.addi %{pre}v16, %i32_{kk * 128} : i32
   %{pre}vd{kk} = nvvm.tcgen05.mma_smem_desc (%{pre}va{kk}, %i32_{tile_bytes >> 4}, %i32_64, %i8_0, %false, %swizzle128)
       : (i32, i32, i32, i8, i1, i8) -> i64
@@ -308,14 +311,14 @@ pipeline.tmem_dealloc %tmem, %tmem_base : !Tmem
   %m_none = arith.cmpf oeq, %m_new, %f32_ninf : f32
   %m_use = arith.select %m_none, %f32_0, %m_new : f32
   %ms = arith.mulf %m_use, %scale_log2 : f32
-  %ms_v = vector.broadcast %ms : f32 to vector<32xf32>
+  %nms = arith.negf %ms : f32
+  %nms_v = vector.broadcast %nms : f32 to vector<32xf32>
   %mo_s = arith.mulf %m_old, %scale_log2 : f32
   %alpha_arg = arith.subf %mo_s, %ms : f32
   %alpha = math.exp2 %alpha_arg : f32""", I3)
     for ch in range(4):
         emit(f"""
-  %e{ch} = math.fma %s_v{ch}, %sl2, %neg_zero_v : vector<32xf32>
-  %ea{ch} = arith.subf %e{ch}, %ms_v : vector<32xf32>
+  %ea{ch} = math.fma %s_v{ch}, %sl2, %nms_v : vector<32xf32>
   %pf{ch} = math.exp2 %ea{ch} : vector<32xf32>
   %sum{ch} = vector.reduction <add>, %pf{ch} : vector<32xf32> into f32
   %pb{ch} = arith.truncf %pf{ch} : vector<32xf32> to vector<32xbf16>
@@ -487,7 +490,6 @@ gpu.module @attention_sm100 {{
 %f32_1 = arith.constant 1.0 : f32
 %f32_ninf = arith.constant {NEG_INF} : f32
 %f32_ln2 = arith.constant {LN2} : f32
-%neg_zero_v = arith.constant dense<0.0> : vector<32xf32>
 {iota}""", I2)
     out.extend(body)
     emit("""

@@ -10,20 +10,21 @@ work, the masks, the stmatrix calls and the wgmma of a block are written out.
 
   python3 -m pipeline_mlir.attention_sm90 --head-dim 128 --causal -o k.mlir
 
-The kernel, for one (batch, head, 128-row query block) per CTA:
+The kernel, for one (batch, head, 64 x consumers-row query block) per CTA:
   warpgroup 0      producer: thread 0 loads Q once (a one-stage pipeline),
                    then K and V of every key block (two tile pipelines).
-  warpgroups 1, 2  consumers, 64 query rows each:
+  warpgroups 1..c  consumers (1, 2 or 3), 64 query rows each:
                    S = Q K^T (wgmma, K-major Q and K), the online softmax in
                    registers (row max and sum over the 4 lanes of a row,
                    exp2 with the scale folded in, rescaling of O), P to
                    shared memory (stmatrix, the K-major A layout), then
                    O += P V (wgmma, V read MN-major: no transpose), and at
                    the end O / l and the log-sum-exp, O through a TMA store.
-The two consumer warpgroups take turns for the tensor cores (ping-pong):
-warpgroup 1 issues its S = Q K^T first; each issues its P V and hands the
-turn to the other with a one-stage pipeline (`turn`) whose producer is the
-warpgroup that holds the turn: the other warpgroup's softmax runs under it.
+Schedules: serial (S, softmax, P V of a block in turn), overlap (S_j and
+P_(j-1) V_(j-1) issued together, the softmax of block j under P V), and
+with two consumer warpgroups --pingpong: the overlap, the warpgroups taking
+turns to issue their GEMMs through two one-stage pipelines (turn_ab,
+turn_ba) so that one's softmax runs under the other's GEMMs.
 """
 import argparse
 import math

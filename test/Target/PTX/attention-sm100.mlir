@@ -10,6 +10,7 @@
 // RUN: FileCheck %s --input-file=%t.ptx
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t.ptx
 // RUN: FileCheck %s --check-prefix=MMA --input-file=%t.ptx
+// RUN: FileCheck %s --check-prefix=PV --input-file=%t.ptx
 
 // CHECK:      .entry attention_fwd_sm100(
 // CHECK:      .reqntid 192, 1, 1
@@ -76,5 +77,27 @@
 // iteration and in the last block.
 // MMA-COUNT-32: tcgen05.mma.cta_group::1
 // MMA-NOT:      tcgen05.mma.cta_group::1
+
+// P V reads P from TMEM columns 128 .. 191 of the allocation (a TMEM
+// address is lane << 16 | column; one K = 16 step of bf16 is 256 bits of a
+// lane, 8 columns: 128, 136, .., 184) and accumulates into O at column 256.
+// PV:      ld.shared.b32 [[TB:%r[0-9]+]], [__dynamic_shmem__0+264];
+// PV:      add.s32 [[P0:%r[0-9]+]], [[TB]], 128;
+// PV-NEXT: add.s32 [[O:%r[0-9]+]], [[TB]], 256;
+// PV:      add.s32 [[P1:%r[0-9]+]], [[TB]], 136;
+// PV-NEXT: add.s32 [[P2:%r[0-9]+]], [[TB]], 144;
+// PV-NEXT: add.s32 [[P3:%r[0-9]+]], [[TB]], 152;
+// PV-NEXT: add.s32 [[P4:%r[0-9]+]], [[TB]], 160;
+// PV-NEXT: add.s32 [[P5:%r[0-9]+]], [[TB]], 168;
+// PV-NEXT: add.s32 [[P6:%r[0-9]+]], [[TB]], 176;
+// PV-NEXT: add.s32 [[P7:%r[0-9]+]], [[TB]], 184;
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P0]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P1]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P2]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P3]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P4]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P5]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P6]]{{\]}},
+// PV:      tcgen05.mma.cta_group::1.kind::f16{{.*}} {{\[}}[[O]]{{\]}}, {{\[}}[[P7]]{{\]}},
 
 // NOLOCAL-NOT: .local
