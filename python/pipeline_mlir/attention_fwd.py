@@ -7,7 +7,7 @@ import math
 
 from . import attention_sm90
 from .compiler import compile as _compile
-from .driver import TensorMap, driver
+from .driver import TensorMapCache, driver
 from .errors import LaunchError
 from .ir import Module
 
@@ -61,7 +61,7 @@ def configs():
 
 
 _kernels = {}
-_maps = {}
+_maps = TensorMapCache("bf16", "swizzle_128b", "l2_128b")
 _launches = {}
 
 
@@ -78,13 +78,7 @@ def _kernel(key):
 
 
 def _tensor_map(view, box, stream):
-    key = (view.data_ptr(), tuple(view.shape), box, stream.cuda_stream)
-    if key not in _maps:
-        if len(_maps) > 4096:
-            _maps.clear()
-        _maps[key] = TensorMap(view, box, "bf16", "swizzle_128b", l2promo="l2_128b",
-                               stream=stream, hold=False)
-    return _maps[key]
+    return _maps.get(view, box, stream, "attention")
 
 
 def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, stream=None,

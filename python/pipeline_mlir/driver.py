@@ -1,9 +1,10 @@
 """The launcher: the CUDA driver library (libcuda.so.1) through ctypes.
 
 No CUDA toolkit is needed at run time. Kernels run in the device's primary
-context (the one torch and cupy use), on the legacy default stream, and
-every launch is followed by a synchronization that turns an asynchronous
-fault into a CudaError at the launch that caused it.
+context (the one torch and cupy use). A launch with torch tensors goes to
+torch's current stream and does not wait (torch's model); other launches
+go to the given stream or the legacy default stream and wait for it, which
+turns an asynchronous fault into a CudaError at the launch that caused it.
 """
 
 import ctypes
@@ -95,8 +96,11 @@ class _Driver:
     def chip(self):
         return f"sm_{self.cc[0]}{self.cc[1]}"
 
-    def synchronize(self):
-        code = self.lib.cuCtxSynchronize()
+    def synchronize(self, stream=None, where="the kernel"):
+        """Waits for `stream` (a CUstream handle; None: the legacy default
+        stream), not for the whole context. A kernel compiled with the hang
+        report that trapped raises its report."""
+        code = self.lib.cuStreamSynchronize(ctypes.c_void_p(stream))
         if code != 0:
             report = self.hang_report()
             if report:
@@ -104,7 +108,14 @@ class _Driver:
                 # the error, the driver's code follows.
                 raise CudaError(f"{report}\n(the kernel trapped: {self.error_text(code)})",
                                 code)
-        self.check(code, "the kernel (cuCtxSynchronize)")
+        self.check(code, f"{where} (cuStreamSynchronize)")
+
+    def capturing(self, stream):
+        """Whether `stream` (a CUstream handle, None for the legacy default
+        stream) is being captured into a CUDA graph."""
+        status = ctypes.c_int()
+        code = self.lib.cuStreamIsCapturing(ctypes.c_void_p(stream), ctypes.byref(status))
+        return code == 0 and status.value != 0
 
     def _install_hang_report(self, module):
         """A module compiled with the hang report: its record's address goes
@@ -367,6 +378,44 @@ class TensorMap:
                getattr(stream, "cuda_stream", stream))
 
 
+class TensorMapCache:
+    """TMA descriptors of device tensors by (address, shape, box, stream),
+    uploaded in the stream's order, holding no tensor (`TensorMap(...,
+    hold=False)`: a descriptor names an address and a shape, right for any
+    tensor that lives there). While the stream is being captured into a
+    CUDA graph nothing may be allocated or copied from pageable memory: a
+    descriptor built for the same tensor on another stream before the
+    capture (the warm-up call that CUDA graphs need anyway) is reused, and
+    a tensor seen for the first time is refused with a message."""
+
+    def __init__(self, element, swizzle, l2promo, limit=4096):
+        self.element, self.swizzle, self.l2promo, self.limit = element, swizzle, l2promo, limit
+        self.maps = {}
+
+    def get(self, array, box, stream, what):
+        handle = stream.cuda_stream
+        key = (array.data_ptr(), tuple(array.shape), tuple(box), handle)
+        found = self.maps.get(key)
+        if found is not None:
+            return found
+        if driver().capturing(handle):
+            for (ptr, shape, b, _), m in self.maps.items():
+                if (ptr, shape, b) == key[:3]:
+                    self.maps[key] = m
+                    return m
+            raise LaunchError(f"{what}: a tensor of shape {tuple(array.shape)} at "
+                              f"{array.data_ptr():#x} is new while the stream is being "
+                              "captured into a CUDA graph (its TMA descriptor would be "
+                              "allocated and uploaded): call once with the same tensors "
+                              "before the capture")
+        if len(self.maps) > self.limit:
+            self.maps.clear()
+        m = TensorMap(array, box, self.element, self.swizzle, l2promo=self.l2promo,
+                      stream=stream, hold=False)
+        self.maps[key] = m
+        return m
+
+
 def _element_name(dtype):
     dtype = np.dtype(dtype)
     return {np.dtype(np.int8): "i8", np.dtype(np.uint8): "u8", np.dtype(np.int16): "i16",
@@ -499,24 +548,41 @@ class LoadedKernel:
         self.params = params
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), smem=0, cluster=None,
-                 sync=True, stream=None):
+                 sync=None, stream=None):
         """Launches the kernel. Arguments in the order of the kernel's
         parameters: numpy arrays (copied in, and back out after the launch),
         device arrays (pm.DeviceArray, torch/cupy tensors through DLPack or
         __cuda_array_interface__, zero copy), pm.TensorMap for TMA
         descriptors, numbers for scalars. `smem` is the dynamic shared memory
-        in bytes; `cluster` the cluster dims. `stream`: a CUstream handle (an
-        int, or an object with `cuda_stream`, as torch's streams) to launch
-        on; None is the legacy default stream. With `sync`, the launch is
-        waited for: the stream, or the whole context without one."""
+        in bytes; `cluster` the cluster dims.
+
+        `stream`: a CUstream handle (an int, or an object with `cuda_stream`,
+        as torch's streams) to launch on. By default torch's current stream
+        of the device when a torch tensor is among the arguments (the launch
+        is ordered after the work queued on it, as a torch op would be, and
+        can be captured into a CUDA graph), else the legacy default stream.
+
+        `sync`: wait for the launch's stream (never the whole context); a
+        kernel compiled with the hang report that trapped raises its report.
+        By default the launch is waited for unless a torch tensor is among
+        the arguments (torch's asynchronous model: the result is ready in
+        the stream's order); numpy arguments always wait (they are copied
+        back)."""
+        torch_args = [a for a in args if _is_torch_tensor(a)]
+        if stream is None and torch_args:
+            import torch
+            stream = torch.cuda.current_stream(torch_args[0].device)
         launch, copy_back = self._prepare(args, grid, block, smem, cluster, stream)
-        launch()
         d, handle = launch.driver, launch.stream
-        if (sync or copy_back) and handle:
-            d.check(d.lib.cuStreamSynchronize(ctypes.c_void_p(handle)),
-                    f"{launch.where} (cuStreamSynchronize)")
-        elif sync or copy_back:
-            d.synchronize()
+        if sync is None:
+            sync = not torch_args
+        if (sync or copy_back) and d.capturing(handle):
+            raise LaunchError(f"{launch.where}: the stream is being captured into a CUDA "
+                              "graph, where a launch cannot be waited for: pass device arrays "
+                              "(not numpy) and sync=False")
+        launch()
+        if sync or copy_back:
+            d.synchronize(handle, launch.where)
         for array, dev in copy_back:
             d.dtoh(array.ctypes.data, dev.ptr, array.nbytes)
 
@@ -651,6 +717,12 @@ class LoadedKernel:
                 raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
             return [_SCALAR_CTYPES[ptype.text](value)]
         raise LaunchError(f"{where}: cannot pass argument {pname} of type {ptype}")
+
+
+def _is_torch_tensor(x):
+    """A torch tensor, recognized without importing torch."""
+    t = type(x)
+    return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "device")
 
 
 def required_block(ptx, name):

@@ -9,7 +9,7 @@ import math
 
 from . import gemm_sm90
 from .compiler import compile as _compile
-from .driver import TensorMap, driver
+from .driver import TensorMapCache, driver
 from .errors import LaunchError
 from .ir import Module
 
@@ -165,7 +165,7 @@ def choose(m, n, k, device_name=None):
 
 
 _kernels = {}
-_maps = {}
+_maps = TensorMapCache("bf16", "swizzle_128b", "l2_256b")
 _launches = {}
 
 
@@ -200,14 +200,9 @@ def _tensor_map(array, box, stream):
     it landed. The cache does not keep the tensor alive (a descriptor only
     names an address and a shape, right for any tensor that lives there):
     a fresh output or activation per call is freed as usual, and the next
-    one at the same address reuses the descriptor."""
-    key = (array.data_ptr(), tuple(array.shape), box, stream.cuda_stream)
-    if key not in _maps:
-        if len(_maps) > 4096:
-            _maps.clear()
-        _maps[key] = TensorMap(array, box, "bf16", "swizzle_128b", l2promo="l2_256b",
-                               stream=stream, hold=False)
-    return _maps[key]
+    one at the same address reuses the descriptor. Under CUDA-graph capture
+    the descriptor of an earlier call is reused (TensorMapCache)."""
+    return _maps.get(array, box, stream, "gemm")
 
 
 def _zero_first(launch, out, stream):

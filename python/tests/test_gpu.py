@@ -330,3 +330,103 @@ def test_pm_attention(variant, head_dim, causal, shape):
     assert err < 2e-2, f"{variant} {shape} d={head_dim} causal={causal}: max error {err:.3e}"
     lerr = (lse - ref_lse).abs().max().item()
     assert lerr < 1e-2, f"log-sum-exp max error {lerr:.3e}"
+
+
+def _side_stream():
+    """A non-blocking CUstream as a torch stream, and its destructor."""
+    import ctypes
+    import torch
+    from pipeline_mlir.driver import driver
+    handle = ctypes.c_void_p()
+    assert driver().lib.cuStreamCreate(ctypes.byref(handle), 1) == 0  # NON_BLOCKING
+    return torch.cuda.ExternalStream(handle.value), \
+        lambda: driver().lib.cuStreamDestroy_v2(handle)
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_launch_with_torch_tensors_on_the_current_stream():
+    # A kernel launched with torch tensors and no stream= goes to torch's
+    # current stream (here a non-blocking side stream with 300 queued passes
+    # over the input, then input = 2): it sees that work, and returns
+    # without waiting (the stream is still busy). sync=True waits for that
+    # stream only.
+    import torch
+    import pipeline_mlir as pm
+    import dynamic_shapes
+    k = pm.compile(dynamic_shapes.scale_rows, chip="sm_90a").kernel()
+    rows = 1 << 20
+    src = torch.ones((rows, 4), dtype=torch.int32, device="cuda")
+    dst = torch.zeros(rows, dtype=torch.int32, device="cuda")
+    k(src, dst, 3, grid=rows // 128, block=128)  # loaded once
+    torch.cuda.synchronize()
+    side, destroy = _side_stream()
+    try:
+        for sync in (None, True):
+            with torch.cuda.stream(side):
+                for _ in range(300):
+                    src.mul_(1)
+                src.fill_(2)
+                k(src, dst, 3, grid=rows // 128, block=128, sync=sync)
+                busy = not side.query()
+            if sync is None:
+                assert busy, "the launch waited for the stream"
+            else:
+                assert not busy, "sync=True did not wait for the launch's stream"
+            side.synchronize()
+            assert torch.all(dst == 12).item(), dst[:4]
+            src.fill_(1)
+            dst.zero_()
+    finally:
+        destroy()
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_launches_captured_in_a_cuda_graph():
+    # The generic launcher, pm.gemm and pm.attention, each called once
+    # (compiled, descriptors built), then captured into one CUDA graph on
+    # torch's capture stream; the inputs are changed in place and the graph
+    # replayed: the outputs follow the new inputs.
+    import torch
+    import pipeline_mlir as pm
+    import dynamic_shapes
+    k = pm.compile(dynamic_shapes.scale_rows, chip="sm_90a").kernel()
+    rows = 4096
+    src = torch.ones((rows, 4), dtype=torch.int32, device="cuda")
+    dst = torch.zeros(rows, dtype=torch.int32, device="cuda")
+    a = torch.randn((256, 512), device="cuda").to(torch.bfloat16)
+    b = torch.randn((384, 512), device="cuda").to(torch.bfloat16)
+    c = torch.empty((256, 384), device="cuda", dtype=torch.bfloat16)
+    q, kk, v = (torch.randn((2, 300, 2, 64), device="cuda").to(torch.bfloat16)
+                for _ in range(3))
+    o = torch.empty_like(q)
+
+    def work():
+        k(src, dst, 3, grid=rows // 128, block=128)
+        pm.gemm(a, b, c)
+        pm.attention(q, kk, v, causal=True, out=o)
+
+    side, destroy = _side_stream()
+    try:
+        with torch.cuda.stream(side):
+            work()  # compile, load, build descriptors and launches
+        side.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            work()
+        torch.cuda.synchronize()
+        for step in range(2):
+            src.fill_(step + 5)
+            a.copy_(torch.randn_like(a.float()).to(torch.bfloat16))
+            q.copy_(torch.randn_like(q.float()).to(torch.bfloat16))
+            dst.zero_()
+            c.zero_()
+            o.zero_()
+            graph.replay()
+            torch.cuda.synchronize()
+            assert torch.all(dst == 3 * 2 * (step + 5)).item()
+            ref = a.float() @ b.float().t()
+            assert ((c.float() - ref).abs().max() / ref.abs().max()).item() < 2e-2
+            ref_o, _ = _attention_reference(q, kk, v, True, 1 / math.sqrt(64))
+            assert (o.float() - ref_o).abs().max().item() < 2e-2
+    finally:
+        destroy()
