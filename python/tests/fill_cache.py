@@ -16,6 +16,7 @@ sys.path[:0] = [str(ROOT / "python"), str(ROOT / "python" / "examples")]
 
 import pipeline_mlir as pm  # noqa: E402
 import gemm  # noqa: E402
+import gemm_builder  # noqa: E402
 import handoff_ring  # noqa: E402
 import tma_copy  # noqa: E402
 sys.path.insert(0, str(ROOT / "python" / "tests"))
@@ -27,7 +28,8 @@ os.environ["PIPELINE_MLIR_CACHE"] = os.environ["PIPELINE_MLIR_TEST_CACHE"]
 for what, chip in ((handoff_ring.handoff_ring, "sm_90a"), (handoff_ring.handoff_ring, "sm_100a"),
                    (tma_copy.tma_copy, "sm_90a"), (gemm.load(), "sm_90a"),
                    (dynamic_shapes.scale_rows, "sm_90a"),
-                   (summing_ring.summing_ring, "sm_90a")):
+                   (summing_ring.summing_ring, "sm_90a"),
+                   (gemm_builder.gemm_bf16, "sm_90a")):
     mod = pm.compile(what, chip=chip)
     print(f"{mod.name} {chip}: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")
 # pm.gemm's variants.
