@@ -9,7 +9,7 @@ cell's output against the cuDNN output first (bf16 tolerance).
   PIPELINE_MLIR_CACHE=<compiled kernels> python3 bench/attention/bench_attention.py
 
 Options: --reps, --batch (calls per timed batch), --head-dims 64,128,
---seqlens 1024,4096,16384, --causal both|yes|no, --variants.
+--seqlens 1024,4096,16384, --causal both|yes|no, --variants, --builder.
 """
 import argparse
 import os
@@ -23,6 +23,10 @@ from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
 import pipeline_mlir as pm  # noqa: E402
 from pipeline_mlir import testing  # noqa: E402
 from pipeline_mlir.attention_fwd import VARIANTS, fits  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python",
+                                "examples"))
+import attention_builder  # noqa: E402
 
 
 def flops(batch, seqlen, heads, d, causal):
@@ -40,6 +44,9 @@ def main():
     ap.add_argument("--causal", default="both", choices=("both", "yes", "no"))
     ap.add_argument("--variants", action="store_true",
                     help="also time every variant (pm: the default one)")
+    ap.add_argument("--builder", action="store_true",
+                    help="also time python/examples/attention_builder.py (the plain "
+                         "schedule written with the Python builder)")
     args = ap.parse_args()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name()
@@ -47,6 +54,12 @@ def main():
     print("# d seqlen causal | TFLOP/s pm cudnn fa2 | pm/cudnn (min-max) | pm/fa2 | "
           "max err [| variant/cudnn ...]")
     causals = {"both": (False, True), "yes": (True,), "no": (False,)}[args.causal]
+    builders = {}
+    if args.builder:
+        for d_ in (64, 128):
+            for c_ in (False, True):
+                kern, smem_ = attention_builder.make_kernel(d_, c_)
+                builders[(d_, c_)] = (pm.compile(kern, chip="sm_90a"), smem_)
     for d in (int(x) for x in args.head_dims.split(",")):
         heads = 2048 // d
         for seqlen in (int(x) for x in args.seqlens.split(",")):
@@ -82,6 +95,9 @@ def main():
                 fns = {"pm": run_pm, "cudnn": run_cudnn, "fa2": run_fa2}
                 if args.variants:
                     fns.update({v_: variant(v_) for v_ in VARIANTS if fits(d, v_)})
+                if args.builder:
+                    bk, bsmem = builders[(d, causal)]
+                    fns["builder"], _, _ = attention_builder.prepare(bk, bsmem, q, k, v, causal)
                 res = testing.compare(fns,
                                       reps=args.reps, batch=args.batch)
                 f = flops(batch, seqlen, heads, d, causal)
@@ -93,7 +109,7 @@ def main():
                       f"{tf['pm'] / tf['cudnn']:.3f} ({lo:.3f}-{hi:.3f}) | "
                       f"{tf['pm'] / tf['fa2']:.3f} | {err:.4f}"
                       + "".join(f" | {v_} {tf[v_] / tf['cudnn']:.3f}" for v_ in fns
-                                if v_ in VARIANTS), flush=True)
+                                if v_ in VARIANTS or v_ == "builder"), flush=True)
 
 
 if __name__ == "__main__":

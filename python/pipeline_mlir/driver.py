@@ -592,7 +592,13 @@ class LoadedKernel:
         once: calling the result launches it again, as `__call__` would
         with the same arguments, without waiting (a repeated launch on the
         same device arrays, the way `pipeline_mlir.gemm` launches). Host
-        (numpy) arrays are refused: they are copied per launch."""
+        (numpy) arrays are refused: they are copied per launch. `stream`
+        defaults as in `__call__`: torch's current stream (now) when a torch
+        tensor is among the arguments."""
+        torch_args = [a for a in args if _is_torch_tensor(a)]
+        if stream is None and torch_args:
+            import torch
+            stream = torch.cuda.current_stream(torch_args[0].device)
         launch, copy_back = self._prepare(args, grid, block, smem, cluster, stream)
         if copy_back:
             raise LaunchError(f"kernel {self.name}: prepare takes device arrays; numpy "

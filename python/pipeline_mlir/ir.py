@@ -378,18 +378,22 @@ def _strided(shape, element, space, strides, offset="?"):
     return t
 
 
-def subview(source, offsets, sizes):
+def subview(source, offsets, sizes, rank=None):
     """memref.subview with unit strides; leading unit dimensions of `sizes`
     are dropped from the result (rank reduction), e.g. tiles[k, 0, 0] of
-    sizes [1, 32, 32] is a 32x32 memref."""
+    sizes [1, 32, 32] is a 32x32 memref. `rank`: drop them only down to this
+    rank (a 3-D TMA box such as 1 x 128 x 64 keeps its leading 1)."""
     st = source.type
     if not isinstance(st, T.MemRefType) or any(d is None for d in st.shape):
         raise BuildError(f"subview needs a memref of static shape, got {st}")
     if len(offsets) != st.rank or len(sizes) != st.rank:
         raise BuildError(f"subview of {st} needs {st.rank} offsets and sizes")
     strides = _strides(st)
+    if rank is not None and not 1 <= rank <= len(sizes):
+        raise BuildError(f"subview rank must be 1 to {len(sizes)}, got {rank}")
     drop = 0
-    while drop < len(sizes) - 1 and sizes[drop] == 1:
+    keep = len(sizes) - 1 if rank is None else rank
+    while len(sizes) - drop > keep and sizes[drop] == 1:
         drop += 1
     base = getattr(st, "static_offset", 0 if st.layout is None else None)
     offset = "?"

@@ -17,6 +17,7 @@ sys.path[:0] = [str(ROOT / "python"), str(ROOT / "python" / "examples")]
 import pipeline_mlir as pm  # noqa: E402
 import gemm  # noqa: E402
 import gemm_builder  # noqa: E402
+import attention_builder  # noqa: E402
 import handoff_ring  # noqa: E402
 import tma_copy  # noqa: E402
 sys.path.insert(0, str(ROOT / "python" / "tests"))
@@ -39,6 +40,12 @@ for label in matmul.CONFIGS:
     print(f"gemm {label} sm_90a: compiled or cached ({smem} B of shared memory)")
 mod = pm.compile(hanging.starved_consumer, **hanging.OPTIONS)
 print(f"{mod.name} hang report: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")
+# The attention written with the builder.
+for d in (64, 128):
+    for causal in (False, True):
+        kernel, _ = attention_builder.make_kernel(d, causal)
+        mod = pm.compile(kernel, chip="sm_90a")
+        print(f"{mod.name} sm_90a: {'cached' if mod.cached else 'compiled'}")
 # pm.attention's variants.
 from pipeline_mlir import attention_fwd  # noqa: E402
 for key in attention_fwd.configs():
