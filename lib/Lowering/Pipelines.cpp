@@ -79,6 +79,8 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   // gpu.launch bodies become gpu.funcs in gpu.modules first, so that they
   // get the target, the kernel ABI and the pipeline lowering of device code.
   pm.addPass(createGpuKernelOutliningPass());
+  // The dynamic shared memory each kernel needs at least, for the launcher.
+  pm.addPass(createRecordLaunchContract());
 
   // Target and ABI next: convert-pipeline-to-nvgpu reads the chip from the
   // gpu.module's #nvvm.target.

@@ -246,6 +246,9 @@ nvvm.setmaxregister increase {consumer_regs}
 // stmatrix addresses in a 64 x 64 bf16 128B-swizzled sub-tile (as the
 // GEMM's epilogue): lane l of warp w gives row w*16 + ((l>>3)&1)*8 + (l&7),
 // 16-byte chunk 2*(g&3) ^ ((l&7) ^ (l>>4)) of 16-column group g.
+// Every consumer's P tiles, viewed once at their fixed offset (the launch
+// contract counts them in the dynamic shared memory the kernel needs).
+%p_all = memref.view %smem[{c(p_off)}][] : !Smem to memref<{consumers * p_wg_bytes}xi8, {WS}>
 %p_wg_off = arith.muli %cw, {c(p_wg_bytes)} : index
 %p_off = arith.addi %p_wg_off, {c(p_off)} : index
 %p_tiles = memref.view %smem[%p_off][] : !Smem to !PTiles

@@ -618,8 +618,13 @@ class LoadedKernel:
         if required is not None and tuple(block) != required:
             raise LaunchError(f"{where} requires block {required} (its .reqntid: the block "
                               f"size it declares for its warp roles), got {tuple(block)}")
-        if not isinstance(smem, int) or smem < 0:
+        if not isinstance(smem, int) or isinstance(smem, bool) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
+        least = required_smem(self.compiled.ptx, self.name)
+        if least is not None and smem < least:
+            raise LaunchError(f"{where} needs at least {least} bytes of dynamic shared memory "
+                              f"(its pipelines' barriers and shared-memory views end there), "
+                              f"got smem={smem}")
         # Host arrays and scalars are checked before the driver is touched.
         for (pname, ptype), arg in zip(self.params, args):
             _check_host_argument(where, pname, ptype, arg)
@@ -729,6 +734,16 @@ def _is_torch_tensor(x):
     """A torch tensor, recognized without importing torch."""
     t = type(x)
     return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "device")
+
+
+def required_smem(ptx, name):
+    """The dynamic shared memory a kernel of `ptx` needs at least, as the
+    compiler recorded it (pipeline-record-launch-contract: the constant
+    `__pipeline_mlir_min_smem_<name>`), or None."""
+    if not ptx:
+        return None
+    m = re.search(r"__pipeline_mlir_min_smem_" + re.escape(name) + r"\s*=\s*(\d+)\s*;", ptx)
+    return int(m.group(1)) if m else None
 
 
 def required_block(ptx, name):

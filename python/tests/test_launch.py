@@ -97,6 +97,29 @@ def test_declared_block_size_is_required():
         compiled.kernel()(src, src.copy(), block=32, smem=handoff_ring.SMEM)
 
 
+def test_shared_memory_the_kernel_needs_is_required():
+    # The compiler records the dynamic shared memory a kernel needs at
+    # least (pipeline-record-launch-contract: the end of its barriers and
+    # static views), and a launch with less is refused before the driver is
+    # touched: the ring's barriers and its 4 x 32 i32 stages need 64 + 512
+    # bytes; the GEMM builder's barriers, A and B stages 1024 + 4 x 16 KiB
+    # + 4 x 16 KiB.
+    import numpy as np
+    import gemm_builder
+    import handoff_ring
+    from pipeline_mlir.driver import required_smem
+    compiled = pm.compile(handoff_ring.handoff_ring, chip="sm_90a", assemble=False)
+    assert required_smem(compiled.ptx, "handoff_ring") == handoff_ring.SMEM == 576
+    src = np.zeros((handoff_ring.ROWS, 32), np.int32)
+    with pytest.raises(pm.LaunchError, match=r"needs at least 576 bytes of dynamic shared "
+                                             r"memory .*got smem=512"):
+        compiled.kernel()(src, src.copy(), block=64, smem=512)
+    with pytest.raises(pm.LaunchError, match="smem is a number of bytes"):
+        compiled.kernel()(src, src.copy(), block=64, smem=576.0)
+    gemm = pm.compile(gemm_builder.gemm_bf16, chip="sm_90a", assemble=False)
+    assert required_smem(gemm.ptx, "gemm_bf16") == gemm_builder.SMEM == 1024 + 8 * 16384
+
+
 @pytest.mark.parametrize("block,match", [(0, "positive integers"), ((64, 2.0), "positive"),
                                          ((1, 1, 1, 1), "1 to 3"), (2048, "at most 1024"),
                                          (True, "positive integers")])

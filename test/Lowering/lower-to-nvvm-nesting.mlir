@@ -18,6 +18,7 @@
 // CHECK-NEXT:  {{^  }}pipeline-verify-linearity
 // CHECK-NEXT:  {{^  }}pipeline-verify-protocol
 // CHECK-NEXT:  {{^  }}gpu-kernel-outlining
+// CHECK-NEXT:  {{^  }}pipeline-record-launch-contract
 // CHECK-NEXT:  {{^  }}pipeline-attach-nvvm-target
 // CHECK-NEXT:  {{^  }}pipeline-legalize-kernel-abi
 // CHECK-NEXT:  {{^  }}convert-pipeline-to-nvgpu{check-only=true

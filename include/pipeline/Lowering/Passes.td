@@ -108,6 +108,27 @@ def GpuModuleToBinary : Pass<"pipeline-gpu-module-to-binary", "::mlir::ModuleOp"
   ];
 }
 
+def RecordLaunchContract
+    : Pass<"pipeline-record-launch-contract", "::mlir::ModuleOp"> {
+  let summary = "record each kernel's minimum dynamic shared memory for the launcher";
+  let description = [{
+    For every kernel (`gpu.func ... kernel`) whose dynamic shared memory
+    (`gpu.dynamic_shared_memory`) holds pipeline barriers
+    (`pipeline.create`), a TMEM allocation's word (`pipeline.tmem_create`)
+    or views of a static type (`memref.view`) at offsets known at compile
+    time, the end of the last of them is a lower bound of the dynamic
+    shared memory the launch must give. The pass records it as the
+    kernel's `pipeline.min_dynamic_smem` attribute and as a constant global
+    of its gpu.module, `__pipeline_mlir_min_smem_<kernel>` (an `i64`, a
+    `.visible .const` of the PTX and a symbol of the cubin), which the
+    Python launcher and a C++ host read to refuse a launch with less
+    before it hangs or faults. Offsets are constants, `pipeline.smem_bytes`
+    and sums and products of those; a use at any other offset adds nothing
+    (the bound stays a lower bound).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ExternDynamicSharedMemory
     : Pass<"pipeline-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
   let summary = "make dynamic shared memory an .extern .shared array";
