@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Configure and build pipeline-mlir in ./build (or $BUILD_DIR).
+# Configure and build pipeline-mlir in ./build (or $BUILD_DIR): the tools
+# (pipeline-opt, pipeline-compile, pipeline-sim) and the C API libraries
+# the Python package loads (libPipelineMLIRCAPI.so and
+# libPipelineMLIRUpstreamCAPI.so in build/lib). BUILD_TARGETS names other
+# targets; extra arguments go to `cmake --build` (e.g. -j2).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
@@ -13,4 +17,6 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 fi
-cmake --build "$BUILD_DIR" --target pipeline-opt pipeline-compile "$@"
+TARGETS="${BUILD_TARGETS:-pipeline-opt pipeline-compile pipeline-sim PipelineMLIRCAPI PipelineMLIRUpstreamCAPI}"
+# shellcheck disable=SC2086 # the targets are words
+cmake --build "$BUILD_DIR" --target $TARGETS "$@"

@@ -9,7 +9,7 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 EXAMPLE="${1:-$ROOT/examples/warp_specialized.mlir}"
 
 "$ROOT/scripts/setup.sh"
-"$ROOT/scripts/build.sh" >/dev/null
+BUILD_TARGETS="pipeline-opt pipeline-compile" "$ROOT/scripts/build.sh" >/dev/null
 name="$(basename "$EXAMPLE" .mlir)"
 out="$BUILD_DIR/example"
 mkdir -p "$out"

@@ -47,13 +47,15 @@ else
   echo "setup: warning: built and the ptxas tests report UNSUPPORTED." >&2
 fi
 
-# The Python package: importable by Debian's python3 (which has numpy) from
-# anywhere, as `pip install --user -e` would make it, through a .pth file in
-# the user's site-packages that names this checkout's python/ directory.
+# The Python package: run from the checkout with PYTHONPATH=<checkout>/python,
+# or install the wheel that scripts/build-wheel.sh makes. A user-site .pth
+# that makes Debian's python3 import it from this checkout everywhere (as
+# `pip install --user -e` would) is written only on request:
+#   PIPELINE_MLIR_USER_SITE=1 scripts/setup.sh
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-if site=$(/usr/bin/python3 -m site --user-site 2>/dev/null); then
+if [ "${PIPELINE_MLIR_USER_SITE:-0}" = 1 ] && site=$(/usr/bin/python3 -m site --user-site 2>/dev/null); then
   if mkdir -p "$site" 2>/dev/null && echo "$ROOT/python" > "$site/pipeline_mlir.pth" 2>/dev/null; then
-    echo "setup: python: /usr/bin/python3 imports pipeline_mlir from $ROOT/python"
+    echo "setup: python: /usr/bin/python3 imports pipeline_mlir from $ROOT/python ($site/pipeline_mlir.pth)"
   else
     echo "setup: warning: cannot write $site/pipeline_mlir.pth; use PYTHONPATH=$ROOT/python" >&2
   fi

@@ -1,6 +1,7 @@
 """ctypes binding of libPipelineMLIRCAPI.so (include/pipeline-c/Compiler.h).
 
 The library is looked up, in order, at $PIPELINE_MLIR_CAPI (a file), in the
+package (pipeline_mlir/_lib: the wheel of scripts/build-wheel.py), in the
 build tree next to this package (build/lib), and in the installed prefix
 (<prefix>/lib next to <prefix>/python). It is loaded on first use only: a
 program that finds all its kernels in the compile cache never needs it.
@@ -50,6 +51,8 @@ def _candidates():
         yield pathlib.Path(env)
         return
     here = pathlib.Path(__file__).resolve().parent
+    # The wheel (scripts/build-wheel.py): beside the modules.
+    yield here / "_lib" / _LIB_NAME
     # Source tree: python/pipeline_mlir -> build/lib (or $BUILD_DIR/lib).
     build = os.environ.get("BUILD_DIR")
     if build:

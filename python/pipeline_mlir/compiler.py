@@ -8,11 +8,14 @@ A hit needs neither the compiler library nor the CUDA toolkit, which is how
 kernels compiled on one machine run on another (copy the cache directory).
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
 import pathlib
 import tempfile
+from typing import Any, Dict, Optional, Union
 
 from . import _capi
 from .errors import CompileError
@@ -35,7 +38,7 @@ class CompiledModule:
         self.cached = cached
         self._loaded = None
 
-    def kernel(self, name=None):
+    def kernel(self, name: Optional[str] = None) -> "LoadedKernel":
         """A launchable kernel of this module (the only one if no name)."""
         from .driver import LoadedKernel
         if name is None:
@@ -47,17 +50,17 @@ class CompiledModule:
                            f"(it has {sorted(self.signatures)})")
         return LoadedKernel(self, name, self.signatures[name])
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> "LoadedKernel":
         return self.kernel(name)
 
-    def __call__(self, *args, **launch):
+    def __call__(self, *args: Any, **launch: Any) -> None:
         return self.kernel()(*args, **launch)
 
     def __repr__(self):
         return f"<CompiledModule {self.name} for {self.chip}: {sorted(self.signatures)}>"
 
 
-def cache_dir():
+def cache_dir() -> Optional[pathlib.Path]:
     env = os.environ.get("PIPELINE_MLIR_CACHE")
     if env == "off":
         return None
@@ -94,7 +97,7 @@ def _remap(diagnostics, text, name):
     return diagnostics
 
 
-def check(what):
+def check(what: Union[Kernel, Module, str, list]) -> None:
     """Parses and verifies (op verifiers, linearity, protocol) without
     compiling. Raises CompileError with the diagnostics on failure; returns
     the warnings otherwise."""
@@ -107,7 +110,8 @@ def check(what):
     return result.diagnostics
 
 
-def compile(what, chip=None, *, assemble=True, cache=True, **options):
+def compile(what: Union[Kernel, Module, str, list], chip: Optional[str] = None, *,
+            assemble: bool = True, cache: bool = True, **options: Any) -> CompiledModule:
     """Compiles a @kernel (or a list of them, a Module, or MLIR text) for
     `chip`. Returns a CompiledModule holding the PTX and (with `assemble`)
     the cubin. Raises CompileError with the compiler's diagnostics, located
@@ -210,14 +214,14 @@ def _store(entry, compiled):
         pass  # a read-only cache only costs a recompile
 
 
-def option_defaults():
+def option_defaults() -> Dict[str, str]:
     """The compiler's lowering options and their defaults, as it declares
     them (the C API's, pipeline-compile's): {"chip": "sm_100a",
     "opt-level": "3", ...}. compile() takes them with '_' for '-'."""
     return _capi.option_defaults()
 
 
-def chips():
+def chips() -> Dict[str, Dict[str, Any]]:
     """The chips the compiler accepts, from its chip table: {"sm_90a":
     {"capabilities": {"clusters"}, "ptx": (80, 90)}, "sm_100a":
     {"capabilities": {"clusters", "tcgen05", "tcgen05-lowering"}, ...}}.
@@ -227,7 +231,7 @@ def chips():
     return _capi.chips()
 
 
-def clear_cache():
+def clear_cache() -> None:
     """Removes every entry of the compile cache."""
     import shutil
     directory = cache_dir()

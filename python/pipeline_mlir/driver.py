@@ -7,10 +7,13 @@ go to the given stream or the legacy default stream and wait for it, which
 turns an asynchronous fault into a CudaError at the launch that caused it.
 """
 
+from __future__ import annotations
+
 import ctypes
 import hashlib
 import math
 import re
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -326,8 +329,9 @@ class TensorMap:
     address and shape, which stay right for whatever array lives there;
     `array` must be device memory already, such as a CUDA torch tensor)."""
 
-    def __init__(self, array, box, element=None, swizzle="none", oob="zero",
-                 l2promo="none", stream=None, hold=True):
+    def __init__(self, array: Any, box: Sequence[int], element: Optional[str] = None,
+                 swizzle: str = "none", oob: str = "zero", l2promo: str = "none",
+                 stream: Any = None, hold: bool = True) -> None:
         self._keep = [array] if hold else []  # the descriptor holds the address
         ptr, shape, elem = _device_view(array, self._keep if hold else [])
         element = element or elem
@@ -547,8 +551,10 @@ class LoadedKernel:
         self.name = name
         self.params = params
 
-    def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), smem=0, cluster=None,
-                 sync=None, stream=None):
+    def __call__(self, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1),
+                 block: Union[int, Sequence[int]] = (1, 1, 1), smem: int = 0,
+                 cluster: Optional[Sequence[int]] = None, sync: Optional[bool] = None,
+                 stream: Any = None) -> None:
         """Launches the kernel. Arguments in the order of the kernel's
         parameters: numpy arrays (copied in, and back out after the launch),
         device arrays (pm.DeviceArray, torch/cupy tensors through DLPack or
@@ -586,8 +592,9 @@ class LoadedKernel:
         for array, dev in copy_back:
             d.dtoh(array.ctypes.data, dev.ptr, array.nbytes)
 
-    def prepare(self, *args, grid=(1, 1, 1), block=(1, 1, 1), smem=0, cluster=None,
-                stream=None):
+    def prepare(self, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1),
+                block: Union[int, Sequence[int]] = (1, 1, 1), smem: int = 0,
+                cluster: Optional[Sequence[int]] = None, stream: Any = None) -> "PreparedLaunch":
         """The launch with its arguments checked and its parameters built
         once: calling the result launches it again, as `__call__` would
         with the same arguments, without waiting (a repeated launch on the
@@ -620,14 +627,14 @@ class LoadedKernel:
                               f"size it declares for its warp roles), got {tuple(block)}")
         if not isinstance(smem, int) or isinstance(smem, bool) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
+        # Host arrays and scalars are checked before the driver is touched.
+        for (pname, ptype), arg in zip(self.params, args):
+            _check_host_argument(where, pname, ptype, arg)
         least = required_smem(self.compiled.ptx, self.name)
         if least is not None and smem < least:
             raise LaunchError(f"{where} needs at least {least} bytes of dynamic shared memory "
                               f"(its pipelines' barriers and shared-memory views end there), "
                               f"got smem={smem}")
-        # Host arrays and scalars are checked before the driver is touched.
-        for (pname, ptype), arg in zip(self.params, args):
-            _check_host_argument(where, pname, ptype, arg)
         d = driver()
         if not _chip_runs_on(self.compiled.chip, d.cc):
             raise LaunchError(f"{where} was compiled for {self.compiled.chip}; this GPU "
@@ -736,7 +743,7 @@ def _is_torch_tensor(x):
     return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "device")
 
 
-def required_smem(ptx, name):
+def required_smem(ptx: Optional[str], name: str) -> Optional[int]:
     """The dynamic shared memory a kernel of `ptx` needs at least, as the
     compiler recorded it (pipeline-record-launch-contract: the constant
     `__pipeline_mlir_min_smem_<name>`), or None."""
@@ -746,7 +753,7 @@ def required_smem(ptx, name):
     return int(m.group(1)) if m else None
 
 
-def required_block(ptx, name):
+def required_block(ptx: Optional[str], name: str) -> Optional[Tuple[int, int, int]]:
     """The block size a kernel of `ptx` requires (`.reqntid x, y, z` of its
     `.entry`), or None."""
     if not ptx:

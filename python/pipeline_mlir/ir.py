@@ -8,6 +8,8 @@ op records the file, line and column of the user's Python code that made it
 as its MLIR location, so that the compiler's diagnostics point there.
 """
 
+from __future__ import annotations
+
 import contextlib
 import math
 import numbers
@@ -17,6 +19,7 @@ import os
 import re
 import sys
 import threading
+from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, Union
 
 from . import _generated
 from . import types as T
@@ -259,7 +262,7 @@ class Value:
         return _current().op(f"{{r}} = arith.{op} {self} : {src} to {dst}", dst)
 
 
-def constant(value, type=T.index):
+def constant(value: Union[int, float, bool], type: T.Type = T.index) -> "Value":
     """arith.constant (cached per kernel and type at the top of the kernel)."""
     b = _current()
     if type.is_float:
@@ -297,7 +300,7 @@ def constant(value, type=T.index):
     return v
 
 
-def as_value(x, ty=T.index):
+def as_value(x: Union["Value", int, float, bool], ty: T.Type = T.index) -> "Value":
     if isinstance(x, Value):
         return x
     if isinstance(x, bool):
@@ -315,33 +318,34 @@ def as_value(x, ty=T.index):
 
 # --- GPU ------------------------------------------------------------------
 
-def thread_id(dim="x"):
+def thread_id(dim: str = "x") -> "Value":
     return _current().op(f"{{r}} = gpu.thread_id {dim}", T.index, "tid")
 
 
-def block_id(dim="x"):
+def block_id(dim: str = "x") -> "Value":
     return _current().op(f"{{r}} = gpu.block_id {dim}", T.index, "bid")
 
 
-def block_dim(dim="x"):
+def block_dim(dim: str = "x") -> "Value":
     return _current().op(f"{{r}} = gpu.block_dim {dim}", T.index)
 
 
-def grid_dim(dim="x"):
+def grid_dim(dim: str = "x") -> "Value":
     return _current().op(f"{{r}} = gpu.grid_dim {dim}", T.index)
 
 
-def barrier():
+def barrier() -> None:
     _current().op("gpu.barrier")
 
 
-def dynamic_shared_memory():
+def dynamic_shared_memory() -> "Value":
     """The kernel's dynamic shared memory as memref<?xi8, workgroup>."""
     t = T.MemRefType((None,), T.i8, T.smem)
     return _current().op(f"{{r}} = gpu.dynamic_shared_memory : {t}", t, "smem")
 
 
-def view(buffer, offset, shape, element):
+def view(buffer: "Value", offset: Union["Value", int], shape: Sequence[int],
+         element: T.Type) -> "Value":
     """memref.view of a byte buffer at a byte offset: a shaped memref in the
     buffer's address space."""
     t = T.MemRefType(shape, element, buffer.type.space)
@@ -349,7 +353,7 @@ def view(buffer, offset, shape, element):
     return _current().op(f"{{r}} = memref.view {buffer}[{off}][] : {buffer.type} to {t}", t)
 
 
-def aligned_offset(buffer, offset, alignment):
+def aligned_offset(buffer: "Value", offset: Union["Value", int], alignment: int) -> "Value":
     """The first byte offset >= `offset` in `buffer` whose address is a
     multiple of `alignment` (e.g. 128 for TMA destinations)."""
     b = _current()
@@ -378,7 +382,8 @@ def _strided(shape, element, space, strides, offset="?"):
     return t
 
 
-def subview(source, offsets, sizes, rank=None):
+def subview(source: "Value", offsets: Sequence[Union["Value", int]], sizes: Sequence[int],
+            rank: Optional[int] = None) -> "Value":
     """memref.subview with unit strides; leading unit dimensions of `sizes`
     are dropped from the result (rank reduction), e.g. tiles[k, 0, 0] of
     sizes [1, 32, 32] is a 32x32 memref. `rank`: drop them only down to this
@@ -498,7 +503,7 @@ class _IfContext:
             self._close(self.else_block)
 
 
-def if_(cond, results=()):
+def if_(cond: "Value", results: Sequence[T.Type] = ()) -> Any:
     """scf.if: `with pm.if_(cond) as branch:`, then optionally
     `with branch.else_():`. With `results=(types...)` the scf.if has results:
     each branch ends with `branch.yield_(values...)` (both branches are
@@ -525,7 +530,9 @@ class Loop:
 
 
 @contextlib.contextmanager
-def range(start, stop=None, step=1, carry=None):
+def range(start: Union["Value", int], stop: Union["Value", int, None] = None,
+          step: Union["Value", int] = 1,
+          carry: Optional[Sequence["Value"]] = None) -> Iterator[Union["Value", "Loop"]]:
     """scf.for over index values: `with pm.range(0, n) as i:`. With
     `carry=[values...]` the loop carries values (iter_args): it gives a
     `pm.Loop` instead of the index, whose `carried` are this iteration's
@@ -589,7 +596,9 @@ def range(start, stop=None, step=1, carry=None):
 
 # --- Generic ops ------------------------------------------------------------
 
-def op(name, operands=(), results=(), attributes=None, properties=None):
+def op(name: str, operands: Sequence[Union["Value", int, float]] = (),
+       results: Sequence[T.Type] = (), attributes: Optional[str] = None,
+       properties: Optional[str] = None) -> Union[None, "Value", Tuple["Value", ...]]:
     """Any MLIR op in generic form, for what the builder does not wrap:
     `pm.op("nvvm.fence.proxy", attributes='{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}')`.
     Returns None, one Value or a tuple of Values."""
@@ -705,7 +714,8 @@ def _pipeline_op(name, results=(), **values):
     return names
 
 
-def pipeline_op(name, result_types=(), **values):
+def pipeline_op(name: str, result_types: Sequence[T.Type] = (),
+                **values: Any) -> Union[None, "Value", Tuple["Value", ...]]:
     """Emits any op of the pipeline dialect in its declared syntax, by the
     ODS names of its operands and attributes: the ops without a method
     here (pipeline.wait_producer, pipeline.commit_mma, ... and any op added
@@ -824,7 +834,8 @@ class Pipeline(Value):
         _pipeline_op("pipeline.drain_producer", pipeline=self)
 
 
-def pipeline(buffer, offset=0, stages=2, **params):
+def pipeline(buffer: "Value", offset: Union["Value", int] = 0, stages: int = 2,
+             **params: Any) -> "Pipeline":
     """pipeline.create: a pipeline whose barriers live in `buffer` (shared
     memory) at byte `offset`. Parameters as in !pipeline.pipeline<...>."""
     t = T.PipelineType(stages, **params)
@@ -833,7 +844,8 @@ def pipeline(buffer, offset=0, stages=2, **params):
     return Pipeline(name, t, t)
 
 
-def tile_pipeline(p, payload, k_group_size=1):
+def tile_pipeline(p: "Pipeline", payload: Sequence["Value"],
+                  k_group_size: int = 1) -> "Pipeline":
     """pipeline.input_tile_pipeline: `p` with payload buffers (shared memory
     memrefs of shape [stages, k_group_size, ...])."""
     payload = list(payload) if isinstance(payload, (list, tuple)) else [payload]
@@ -845,11 +857,12 @@ def tile_pipeline(p, payload, k_group_size=1):
 
 # --- TMA -------------------------------------------------------------------------
 
-def tma_prefetch(desc):
+def tma_prefetch(desc: "Value") -> None:
     _current().op(f"nvgpu.tma.prefetch.descriptor {desc} : {desc.type}")
 
 
-def tma_load(desc, coords, barriers, dst):
+def tma_load(desc: "Value", coords: Sequence[Union["Value", int]],
+             barriers: Tuple["Value", "Value"], dst: "Value") -> None:
     """nvgpu.tma.async.load of the box at `coords` (innermost first) into
     `dst`, completing on `barriers` = stage.mbar()."""
     group, ident = barriers
@@ -970,7 +983,8 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
         lines.append(pad + terminator + terminator_loc)
 
 
-def kernel(fn=None, *, name=None, block=None):
+def kernel(fn: Optional[Callable[..., Any]] = None, *, name: Optional[str] = None,
+           block: Union[int, Sequence[int], None] = None) -> Any:
     """Decorator: `@pm.kernel def k(a: pm.memref((n,), pm.f32)): ...`.
     `block=(x, y, z)` (or an int) declares the block size the kernel needs
     (its warp roles): the compiled kernel requires it (`.reqntid`) and a
@@ -997,7 +1011,7 @@ class Module:
         self._source = None
 
     @classmethod
-    def from_mlir(cls, text, name="module"):
+    def from_mlir(cls, text: str, name: str = "module") -> "Module":
         m = cls.__new__(cls)
         m.kernels = {}
         m.name = name

@@ -3,9 +3,13 @@
 by the shape, launched on the caller's stream. See docs/python.md.
 """
 
+from __future__ import annotations
+
 import ctypes
 import functools
 import math
+
+from typing import Any, Dict, Optional, Tuple
 
 from . import gemm_sm90
 from .compiler import compile as _compile
@@ -145,7 +149,7 @@ def _rows(label):
     return 64 * CONFIGS[label].get("consumers", 2)
 
 
-def table(device_name=None):
+def table(device_name: Optional[str] = None) -> Dict[Tuple[int, int, int], str]:
     """The tuned table for a device: TUNED_H100 on an H100, TUNED (tuned on
     an H200) elsewhere. By default the device `gemm` launches on."""
     if device_name is None:
@@ -154,7 +158,7 @@ def table(device_name=None):
 
 
 @functools.lru_cache(maxsize=4096)
-def choose(m, n, k, device_name=None):
+def choose(m: int, n: int, k: int, device_name: Optional[str] = None) -> str:
     """The variant `gemm` runs for an M x N x K product on a device (by
     default the one `gemm` launches on)."""
     tuned = table(device_name)
@@ -247,7 +251,8 @@ def _stream_k_buffers_for(device, stream, sm_count):
     return _stream_k_buffers[key]
 
 
-def gemm(a, b, out=None, *, variant=None, stream=None):
+def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
+         stream: Any = None) -> Any:
     """C = A @ B.T (torch.nn.functional.linear without bias): `a` M x K and
     `b` N x K bf16 CUDA tensors (torch, row-major, contiguous), K and N
     multiples of 8; returns `out` (or a new M x N bf16 tensor). Runs on

@@ -7,8 +7,12 @@ several callables interleaved, the order alternating each repetition, as
 the project's benchmarks do. Times are milliseconds per call.
 """
 
+from __future__ import annotations
+
 import ctypes
 import statistics
+
+from typing import Any, Callable, Dict
 
 from .driver import driver
 from .errors import LaunchError
@@ -65,7 +69,8 @@ def _check_counts(reps, batch, warmup):
             raise LaunchError(f"{name} must be an integer of at least {low}, got {v!r}")
 
 
-def compare(fns, *, reps=10, batch=20, warmup=2, stream=None):
+def compare(fns: Dict[str, Callable[[], Any]], *, reps: int = 10, batch: int = 20,
+            warmup: int = 2, stream: Any = None) -> Dict[str, Dict[str, Any]]:
     """Times each callable of `fns` (a dict label -> callable), interleaved:
     each repetition times a batch of `batch` back-to-back calls of each, the
     order reversed every other repetition. Returns {label: {"median",
@@ -90,7 +95,8 @@ def compare(fns, *, reps=10, batch=20, warmup=2, stream=None):
                     "times": t} for label, t in times.items()}
 
 
-def do_bench(fn, *, reps=10, batch=20, warmup=2, stream=None):
+def do_bench(fn: Callable[[], Any], *, reps: int = 10, batch: int = 20, warmup: int = 2,
+             stream: Any = None) -> float:
     """Median milliseconds per call of `fn` (see `compare`)."""
     if not callable(fn):
         raise LaunchError(f"do_bench takes a callable, got {type(fn).__name__}")

@@ -39,7 +39,7 @@ def test_wrong_argument_count_and_dims():
 def test_no_driver_is_a_clear_error():
     a = np.zeros((1000, 32), np.int32)
     with pytest.raises(pm.CudaError, match="driver"):
-        _kernel()(a, a, block=64)
+        _kernel()(a, a, block=64, smem=handoff_ring.SMEM)
 
 
 def test_bf16_round_trip():
@@ -128,3 +128,24 @@ def test_declared_block_size_arguments(block, match):
         @pm.kernel(block=block)
         def k(x: pm.memref((4,), pm.i32)):
             pass
+
+
+def test_public_api_is_annotated():
+    # The package ships py.typed: its public entry points carry type
+    # annotations for every parameter and the result.
+    import inspect
+    import pathlib
+    assert (pathlib.Path(pm.__file__).parent / "py.typed").exists()
+    from pipeline_mlir.driver import LoadedKernel, TensorMap
+    functions = [pm.compile, pm.check, pm.gemm, pm.attention, pm.testing.compare,
+                 pm.testing.do_bench, pm.kernel, pm.range, pm.if_, pm.op, pm.view, pm.subview,
+                 pm.constant, pm.thread_id, pm.block_id, pm.dynamic_shared_memory,
+                 pm.pipeline, pm.tile_pipeline, pm.tma_load, pm.pipeline_op,
+                 pm.Module.from_mlir, TensorMap.__init__, LoadedKernel.__call__,
+                 LoadedKernel.prepare, pm.chips, pm.option_defaults, pm.cache_dir]
+    for f in functions:
+        sig = inspect.signature(f)
+        missing = [p.name for p in sig.parameters.values()
+                   if p.name not in ("self", "cls") and p.annotation is inspect.Parameter.empty]
+        assert not missing, f"{f.__qualname__}: {missing} not annotated"
+        assert sig.return_annotation is not inspect.Signature.empty, f"{f.__qualname__} -> ?"
