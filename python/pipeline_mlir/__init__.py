@@ -15,7 +15,7 @@ See docs/python.md.
 
 from .compiler import (CompiledModule, __version__, cache_dir, check, chips,
                        clear_cache, compile, option_defaults)
-from .driver import DeviceArray, TensorMap, device_info, zeros
+from .driver import DeviceArray, TensorMap, device_info, hang_report, zeros
 from .dtypes import from_bf16, to_bf16
 from .matmul import gemm
 from .attention_fwd import attention

@@ -625,6 +625,13 @@ class LoadedKernel:
         if required is not None and tuple(block) != required:
             raise LaunchError(f"{where} requires block {required} (its .reqntid: the block "
                               f"size it declares for its warp roles), got {tuple(block)}")
+        declared = required_cluster(self.compiled.ptx, self.name)
+        if declared is not None:
+            given = None if cluster is None else tuple(_dims(cluster, "cluster"))
+            if given != declared:
+                raise LaunchError(f"{where} requires cluster {declared} (its "
+                                  ".reqnctapercluster: the CTAs its multicasts and remote "
+                                  f"arrivals reach), got {given if given else 'no cluster'}")
         if not isinstance(smem, int) or isinstance(smem, bool) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
         # Host arrays and scalars are checked before the driver is touched.
@@ -741,6 +748,29 @@ def _is_torch_tensor(x):
     """A torch tensor, recognized without importing torch."""
     t = type(x)
     return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "device")
+
+
+def hang_report() -> str:
+    """The hang report of the last kernel compiled with the hang report that
+    trapped (docs/debugging.md), or "". A launch that waits raises it
+    itself; after an asynchronous launch (torch tensors, sync=False) the
+    trap shows as a CUDA error at the next synchronization, and this says
+    where the kernel waited."""
+    return "" if _driver is None else _driver.hang_report()
+
+
+def required_cluster(ptx: Optional[str], name: str) -> Optional[Tuple[int, int, int]]:
+    """The cluster shape a kernel of `ptx` declares (`.reqnctapercluster x,
+    y, z` of its `.entry`), or None."""
+    if not ptx:
+        return None
+    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\((.*?)\)\s*([^{]*)\{", ptx,
+                  re.S)
+    if not m:
+        return None
+    r = re.search(r"\.reqnctapercluster\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?",
+                  m.group(2))
+    return tuple(int(x) if x else 1 for x in r.groups()) if r else None
 
 
 def required_smem(ptx: Optional[str], name: str) -> Optional[int]:

@@ -876,21 +876,13 @@ def tma_load(desc: "Value", coords: Sequence[Union["Value", int]],
 class Kernel:
     """A kernel built from a Python function (see @kernel)."""
 
-    def __init__(self, fn, name=None, block=None):
+    def __init__(self, fn, name=None, block=None, cluster=None):
         self.fn = fn
         self.name = name or fn.__name__
-        self.block = None
-        if block is not None:
-            dims = (block,) if isinstance(block, int) else tuple(block)
-            if not 1 <= len(dims) <= 3 or any(
-                    isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in dims):
-                raise BuildError(f"kernel {self.name}: block is 1 to 3 positive integers, "
-                                 f"got {block!r}")
-            dims = dims + (1,) * (3 - len(dims))
-            if dims[0] * dims[1] * dims[2] > 1024:
-                raise BuildError(f"kernel {self.name}: a block has at most 1024 threads, "
-                                 f"got {dims}")
-            self.block = dims
+        self.block = self._dims(block, "block", 1024)
+        # A cluster holds at most 8 CTAs portably (16 with the non-portable
+        # size an sm_90 launch can opt into).
+        self.cluster = self._dims(cluster, "cluster", 16)
         try:
             sig = inspect.signature(fn, eval_str=True)
         except Exception as e:  # an annotation that does not evaluate
@@ -906,6 +898,22 @@ class Kernel:
         self.loc = (os.path.abspath(code.co_filename), code.co_firstlineno, 1)
         self._text = None
         functools.update_wrapper(self, fn)
+
+    def _dims(self, value, what, most):
+        """A block or cluster size given as an int or 1 to 3 ints: (x, y, z)."""
+        if value is None:
+            return None
+        dims = (value,) if isinstance(value, int) else tuple(value) \
+            if isinstance(value, (tuple, list)) else None
+        if dims is None or not 1 <= len(dims) <= 3 or any(
+                isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in dims):
+            raise BuildError(f"kernel {self.name}: {what} is 1 to 3 positive integers, "
+                             f"got {value!r}")
+        dims = dims + (1,) * (3 - len(dims))
+        if dims[0] * dims[1] * dims[2] > most:
+            raise BuildError(f"kernel {self.name}: a {what} has at most {most} "
+                             f"{'threads' if what == 'block' else 'CTAs'}, got {dims}")
+        return dims
 
     def _build(self):
         b = _Builder(self)
@@ -929,10 +937,12 @@ class Kernel:
         """The kernel's gpu.func as MLIR text."""
         b, entry = self._build()
         params = ", ".join(f"%arg.{n}: {t}" for n, t in self.params)
-        attrs = ""
+        declared = []
         if self.block:
-            dims = ", ".join(map(str, self.block))
-            attrs = f" attributes {{nvvm.reqntid = array<i32: {dims}>}}"
+            declared.append(f"nvvm.reqntid = array<i32: {', '.join(map(str, self.block))}>")
+        if self.cluster:
+            declared.append(f"nvvm.cluster_dim = array<i32: {', '.join(map(str, self.cluster))}>")
+        attrs = f" attributes {{{', '.join(declared)}}}" if declared else ""
         lines = [f"gpu.func @{self.name}({params}) kernel{attrs} {{" +
                  (f"  //{_loc_text(self.loc)}" if locations else "")]
         _print_block(entry, lines, 1, locations, header=False)
@@ -984,14 +994,18 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
 
 
 def kernel(fn: Optional[Callable[..., Any]] = None, *, name: Optional[str] = None,
-           block: Union[int, Sequence[int], None] = None) -> Any:
+           block: Union[int, Sequence[int], None] = None,
+           cluster: Union[int, Sequence[int], None] = None) -> Any:
     """Decorator: `@pm.kernel def k(a: pm.memref((n,), pm.f32)): ...`.
     `block=(x, y, z)` (or an int) declares the block size the kernel needs
     (its warp roles): the compiled kernel requires it (`.reqntid`) and a
-    launch with another block is refused before it reaches the GPU."""
+    launch with another block is refused before it reaches the GPU.
+    `cluster=(x, y, z)` declares its cluster shape (`nvvm.cluster_dim`: the
+    CTAs its multicast and remote arrivals assume; `.reqnctapercluster`),
+    and a launch with another cluster, or none, is refused the same way."""
     if fn is None:
-        return lambda f: Kernel(f, name, block)
-    return Kernel(fn, name, block)
+        return lambda f: Kernel(f, name, block, cluster)
+    return Kernel(fn, name, block, cluster)
 
 
 class Module:

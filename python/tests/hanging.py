@@ -19,7 +19,22 @@ def starved_consumer(out: Out):
 
 
 if __name__ == "__main__":
+    import sys
     kernel = pm.compile(starved_consumer, **OPTIONS).kernel()
+    if sys.argv[1:] == ["--torch"]:
+        # Asynchronous: torch's stream, no wait; the trap shows at torch's
+        # synchronization, and pm.hang_report() says where the kernel waited.
+        import torch
+        out = torch.zeros(4, dtype=torch.int32, device="cuda")
+        kernel(out, grid=(1, 1, 1), block=(32, 1, 1), smem=64)
+        try:
+            torch.cuda.synchronize()
+        except Exception as error:  # torch's CUDA error
+            print(f"torch: {type(error).__name__}")
+            print(pm.hang_report())
+            raise SystemExit(3)
+        print("no hang")
+        raise SystemExit(0)
     import numpy as np
     try:
         kernel(np.zeros(4, np.int32), grid=(1, 1, 1), block=(32, 1, 1), smem=64)

@@ -127,6 +127,24 @@ def test_hang_report():
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_hang_report_after_an_asynchronous_launch():
+    """The same kernel launched with a torch tensor (torch's stream, no
+    wait): the trap shows as torch's CUDA error at its synchronization, and
+    pm.hang_report() then gives the report. In a child process."""
+    import os
+    import pathlib
+    import subprocess
+    here = pathlib.Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(here.parent), str(here)]))
+    run = subprocess.run([sys.executable, str(here / "hanging.py"), "--torch"],
+                         capture_output=True, text=True, timeout=120, cwd=here, env=env)
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "torch: " in run.stdout
+    assert "hang: pipeline" in run.stdout and "waits for stage 0 parity 0" in run.stdout
+    assert "hanging.py:" in run.stdout
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 @pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
                                      "m64n64", "m64n64k", "m64n128k", "bn256s", "bn128s",
                                      "m64n256s", "bn256n", "bn128n", "m64n256n",

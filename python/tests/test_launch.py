@@ -149,3 +149,32 @@ def test_public_api_is_annotated():
                    if p.name not in ("self", "cls") and p.annotation is inspect.Parameter.empty]
         assert not missing, f"{f.__qualname__}: {missing} not annotated"
         assert sig.return_annotation is not inspect.Signature.empty, f"{f.__qualname__} -> ?"
+
+
+def test_declared_cluster_is_required():
+    # A kernel that declares its cluster shape (@pm.kernel(cluster=...), or
+    # nvvm.cluster_dim in MLIR text: its multicasts and remote arrivals
+    # assume it) carries it as .reqnctapercluster, and a launch with another
+    # cluster or none is refused before the driver is touched.
+    import numpy as np
+    from pipeline_mlir.driver import required_cluster
+
+    @pm.kernel(block=32, cluster=2)
+    def pair(x: pm.memref((64,), pm.i32)):
+        i = pm.block_id() * 32 + pm.thread_id()
+        x[i] = i.cast(pm.i32)
+
+    compiled = pm.compile(pair, chip="sm_90a", assemble=False)
+    assert ".explicitcluster" in compiled.ptx
+    assert required_cluster(compiled.ptx, "pair") == (2, 1, 1)
+    x = np.zeros(64, np.int32)
+    with pytest.raises(pm.LaunchError, match=r"requires cluster \(2, 1, 1\).*got no cluster"):
+        compiled.kernel()(x, grid=2, block=32)
+    with pytest.raises(pm.LaunchError, match=r"requires cluster \(2, 1, 1\).*got \(1, 2, 1\)"):
+        compiled.kernel()(x, grid=(2, 2), block=32, cluster=(1, 2))
+    with pytest.raises(pm.BuildError, match="cluster is 1 to 3 positive integers"):
+        pm.kernel(cluster=0)(lambda x: None)
+    with pytest.raises(pm.BuildError, match="at most 16 CTAs"):
+        @pm.kernel(cluster=(4, 8))
+        def big(x: pm.memref((64,), pm.i32)):
+            pass
