@@ -38,8 +38,7 @@ static std::optional<uint64_t> evaluate(Value v, unsigned depth = 0) {
     return std::nullopt;
   if (auto bytes = dyn_cast<SmemBytesOp>(def))
     return bytes.getBytes();
-  auto binary = [&](auto op,
-                    auto combine) -> std::optional<uint64_t> {
+  auto binary = [&](auto op, auto combine) -> std::optional<uint64_t> {
     auto lhs = evaluate(op.getLhs(), depth + 1);
     auto rhs = evaluate(op.getRhs(), depth + 1);
     if (!lhs || !rhs)
@@ -106,8 +105,7 @@ struct RecordLaunchContractPass
       auto module = func->getParentOfType<gpu::GPUModuleOp>();
       if (!module)
         return;
-      std::string name =
-          ("__pipeline_mlir_min_smem_" + func.getName()).str();
+      std::string name = ("__pipeline_mlir_min_smem_" + func.getName()).str();
       if (module.lookupSymbol(name))
         return;
       OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());

@@ -915,12 +915,15 @@ void pmlir::populatePipelineToNVGPUConversionPatterns(
 }
 
 void pmlir::annotateInputPipelines(Operation *root) {
-  root->walk([](ProtocolOpInterface op) {
+  // One walk of each pipeline's users, whatever its number of ops.
+  llvm::DenseMap<Value, bool> roots;
+  root->walk([&](ProtocolOpInterface op) {
     if (op->getNumOperands() == 0)
       return;
     Value operand = op->getOperand(0);
     if (!getBasePipelineType(operand.getType()) ||
-        isTilePipelineType(operand.getType()) || !isInputPipeline(operand))
+        isTilePipelineType(operand.getType()) ||
+        !isInputPipeline(operand, roots))
       return;
     op->setAttr(kInputPipelineAttrName, UnitAttr::get(op->getContext()));
   });

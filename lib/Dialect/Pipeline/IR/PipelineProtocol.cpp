@@ -8,6 +8,8 @@
 
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
+#include <variant>
+
 using namespace mlir;
 using namespace pmlir;
 
@@ -122,7 +124,9 @@ static bool hasTileView(Value pipeline, unsigned depth = 0) {
   return false;
 }
 
-bool pmlir::isInputPipeline(Value value) {
+/// The root pipeline whose views decide isInputPipeline for `value`, or a
+/// decision without one.
+static std::variant<bool, Value> inputPipelineRoot(Value value) {
   if (isTilePipelineType(value.getType()))
     return true;
   if (isa<StageType>(value.getType())) {
@@ -132,5 +136,23 @@ bool pmlir::isInputPipeline(Value value) {
     if (isTilePipelineType(value.getType()))
       return true;
   }
-  return hasTileView(getRootPipeline(value));
+  return getRootPipeline(value);
+}
+
+bool pmlir::isInputPipeline(Value value) {
+  auto root = inputPipelineRoot(value);
+  if (auto *decided = std::get_if<bool>(&root))
+    return *decided;
+  return hasTileView(std::get<Value>(root));
+}
+
+bool pmlir::isInputPipeline(Value value, llvm::DenseMap<Value, bool> &roots) {
+  auto root = inputPipelineRoot(value);
+  if (auto *decided = std::get_if<bool>(&root))
+    return *decided;
+  Value pipeline = std::get<Value>(root);
+  auto [it, inserted] = roots.try_emplace(pipeline, false);
+  if (inserted)
+    it->second = hasTileView(pipeline);
+  return it->second;
 }

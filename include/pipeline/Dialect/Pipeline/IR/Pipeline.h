@@ -98,6 +98,12 @@ mlir::Value getStageSource(mlir::Value handle);
 /// sight counts by its type.
 bool isInputPipeline(mlir::Value value);
 
+/// isInputPipeline with the answer for each root pipeline kept in `roots`:
+/// asking for every op of a function costs one walk of each pipeline's
+/// users, not one per op (a pipeline with N ops has N users).
+bool isInputPipeline(mlir::Value value,
+                     llvm::DenseMap<mlir::Value, bool> &roots);
+
 /// The protocol effects `op` declares (ProtocolOpInterface); none for an
 /// op of another dialect.
 ProtocolEffects getProtocolEffects(mlir::Operation *op);
