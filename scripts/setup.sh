@@ -53,10 +53,20 @@ fi
 # `pip install --user -e` would) is written only on request:
 #   PIPELINE_MLIR_USER_SITE=1 scripts/setup.sh
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-if [ "${PIPELINE_MLIR_USER_SITE:-0}" = 1 ] && site=$(/usr/bin/python3 -m site --user-site 2>/dev/null); then
+site=$(/usr/bin/python3 -m site --user-site 2>/dev/null || true)
+if [ "${PIPELINE_MLIR_USER_SITE:-0}" = 1 ] && [ -n "$site" ]; then
   if mkdir -p "$site" 2>/dev/null && echo "$ROOT/python" > "$site/pipeline_mlir.pth" 2>/dev/null; then
     echo "setup: python: /usr/bin/python3 imports pipeline_mlir from $ROOT/python ($site/pipeline_mlir.pth)"
   else
     echo "setup: warning: cannot write $site/pipeline_mlir.pth; use PYTHONPATH=$ROOT/python" >&2
+  fi
+elif [ -n "$site" ] && [ -f "$site/pipeline_mlir.pth" ]; then
+  # Earlier versions wrote this file on every run: one naming a checkout
+  # that is gone is removed; one naming another checkout is reported.
+  named="$(head -n 1 "$site/pipeline_mlir.pth")"
+  if [ ! -d "$named/pipeline_mlir" ]; then
+    rm -f "$site/pipeline_mlir.pth" && echo "setup: removed $site/pipeline_mlir.pth (it named $named, which is gone)"
+  elif [ "$named" != "$ROOT/python" ]; then
+    echo "setup: note: /usr/bin/python3 imports pipeline_mlir from $named ($site/pipeline_mlir.pth); remove that file, or run with PIPELINE_MLIR_USER_SITE=1 to name this checkout" >&2
   fi
 fi
