@@ -498,3 +498,43 @@ def test_attention_written_with_the_builder(head_dim, causal, shape):
     ref, ref_lse = _attention_reference(q, k, v, causal, 1 / math.sqrt(head_dim))
     assert (o.float() - ref).abs().max().item() < 2e-2
     assert (lse - ref_lse).abs().max().item() < 1e-2
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_attention_bad_arguments():
+    # Every misuse is a LaunchError that says what is wrong, before any GPU
+    # work: types, shapes, head_dim, layout, scale, variants, and outputs
+    # that overlap the inputs.
+    import torch
+    import pipeline_mlir as pm
+    q = torch.randn((1, 64, 2, 64), device="cuda").to(torch.bfloat16)
+    k, v = q.clone(), q.clone()
+    cases = [
+        (dict(q=q.float()), "q must be a CUDA torch.bfloat16 tensor"),
+        (dict(k=k.cpu()), "k must be a CUDA torch.bfloat16 tensor"),
+        (dict(v=v[0]), "v must be a contiguous 4-D tensor"),
+        (dict(q=q.transpose(1, 2)), "not contiguous"),
+        (dict(k=torch.randn((1, 65, 2, 64), device="cuda").to(torch.bfloat16)),
+         "must have one shape"),
+        (dict(q=torch.randn((1, 8, 2, 96), device="cuda").to(torch.bfloat16),
+              k=torch.randn((1, 8, 2, 96), device="cuda").to(torch.bfloat16),
+              v=torch.randn((1, 8, 2, 96), device="cuda").to(torch.bfloat16)),
+         "head_dim must be 64 or 128"),
+        (dict(scale=0.0), "scale must be a positive finite number"),
+        (dict(scale=float("nan")), "scale must be a positive finite number"),
+        (dict(variant="fastest"), "variant is one of"),
+        (dict(out=q), "out overlaps q"),
+        (dict(out=torch.empty((1, 64, 2, 32), device="cuda", dtype=torch.bfloat16)),
+         "out must be a contiguous"),
+        (dict(lse=torch.empty((1, 2, 63), device="cuda")), "lse must be a contiguous"),
+    ]
+    for change, message in cases:
+        args = dict(q=q, k=k, v=v)
+        args.update(change)
+        kw = {name: args.pop(name) for name in list(args) if name not in ("q", "k", "v")}
+        with pytest.raises(pm.LaunchError, match=message):
+            pm.attention(args["q"], args["k"], args["v"], **kw)
+    # The same LSE buffer as the output is refused too.
+    o = torch.empty_like(q)
+    with pytest.raises(pm.LaunchError, match="lse overlaps out"):
+        pm.attention(q, k, v, out=o, lse=o.view(-1).view(torch.float32)[:128].view(1, 2, 64))
