@@ -343,6 +343,25 @@ private:
                     in.opcode, t.tid, describeCta(t.cta), where(in),
                     describeCta(cta)));
   }
+
+  /// The effect, for one lane, of a tcgen05 .sync.aligned instruction
+  /// the whole warp reached (resolveCollectives).
+  void tcgen05Collective(Thread &t, const Instr &in) {
+    StringRef kind = in.parts[1];
+    if (kind == "alloc") {
+      // Writes the TMEM address to [dst].
+      store(t, address(t, in.ops[0]), "shared", 4, 0);
+      tmem[t.cta] = TmemState::Allocated;
+    } else if (kind == "dealloc") {
+      tmem[t.cta] = TmemState::Freed;
+    } else if (kind == "ld" || kind == "st") {
+      checkTmemLive(t, t.cta, in);
+      if (kind == "ld" && in.numOps != 0 &&
+          in.ops[0].kind == Operand::Kind::Vec)
+        for (const Operand &e : in.ops[0].elems)
+          setReg(t, e, 0);
+    } // wait::ld / wait::st, relinquish_alloc_permit: no state
+  }
   /// Set by any access of global memory (the reduction's footprint of a
   /// step; reset before each step of the exhaustive search).
   bool globalReads = false, globalWrites = false;
@@ -1474,6 +1493,13 @@ bool Machine::execute(Thread &t) {
   }
   if (op == "tcgen05") {
     StringRef kind = in.parts[1];
+    // tcgen05.alloc / dealloc / relinquish_alloc_permit / ld / st / wait
+    // are .sync.aligned: the warp executes them together (see wgmma).
+    // resolveCollectives runs their effects (tcgen05Collective).
+    if (in.has("aligned")) {
+      t.status = Status::AtCollective;
+      return false;
+    }
     if (kind == "commit") {
       const Operand &mem = in.ops[0];
       uint64_t a = address(t, mem);
@@ -1490,28 +1516,12 @@ bool Machine::execute(Thread &t) {
       }
       return next();
     }
-    if (kind == "alloc") {
-      // Writes the TMEM address to [dst].
-      store(t, address(t, in.ops[0]), "shared", 4, 0);
-      tmem[t.cta] = TmemState::Allocated;
-      return next();
-    }
-    if (kind == "dealloc") {
-      tmem[t.cta] = TmemState::Freed;
-      return next();
-    }
-    if (kind == "mma" || kind == "ld" || kind == "st" || kind == "cp") {
+    if (kind == "mma" || kind == "cp") {
       checkTmemLive(t, t.cta, in);
       if (kind == "mma" && in.has("cta_group::2") && clusterSize() > 1)
         checkTmemLive(t, ctaOfRank(t.cta, clusterRank(t.cta) ^ 1), in);
     }
-    if (kind == "ld") {
-      if (in.numOps != 0 && in.ops[0].kind == Operand::Kind::Vec)
-        for (const Operand &e : in.ops[0].elems)
-          setReg(t, e, 0);
-      return next();
-    }
-    return next(); // mma, fence, wait, dealloc, relinquish, st, cp, shift
+    return next(); // mma, fence, cp, shift
   }
   if (op == "wgmma") {
     // wgmma.fence / mma_async / commit_group / wait_group are .sync.aligned:
@@ -1641,11 +1651,11 @@ bool Machine::resolveCollectives() {
           } else {
             // The member mask: the first operand after the results; every
             // lane of the warp for wgmma (.sync.aligned).
-            unsigned maskIndex = op == "wgmma"   ? in.numOps
-                                 : op == "elect" ? 1
-                                 : op == "shfl"  ? in.numOps - 1
-                                 : op == "bar"   ? 0
-                                                 : in.numOps - 1;
+            unsigned maskIndex = op == "wgmma" || op == "tcgen05" ? in.numOps
+                                 : op == "elect"                  ? 1
+                                 : op == "shfl" ? in.numOps - 1
+                                 : op == "bar"  ? 0
+                                                : in.numOps - 1;
             needed = maskIndex < in.numOps
                          ? uint32_t(value(first, in.ops[maskIndex]))
                          : 0xffffffffu;
@@ -1654,11 +1664,11 @@ bool Machine::resolveCollectives() {
           if (isActivemask) {
             remaining = 0;
           } else {
-            unsigned maskIndex = op == "wgmma"   ? in.numOps
-                                 : op == "elect" ? 1
-                                 : op == "shfl"  ? in.numOps - 1
-                                 : op == "bar"   ? 0
-                                                 : in.numOps - 1;
+            unsigned maskIndex = op == "wgmma" || op == "tcgen05" ? in.numOps
+                                 : op == "elect"                  ? 1
+                                 : op == "shfl" ? in.numOps - 1
+                                 : op == "bar"  ? 0
+                                                : in.numOps - 1;
             for (unsigned l = 0; l < lanes; ++l) {
               if (!(remaining >> l & 1))
                 continue;
@@ -1811,6 +1821,10 @@ bool Machine::resolveCollectives() {
               else
                 setReg(t, in.ops[0], equalAll);
             }
+          } else if (op == "tcgen05") {
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1)
+                tcgen05Collective(threads[base + l], in);
           } else if (op == "wgmma") {
             // The accumulator registers read as 0 (the simulator checks
             // synchronization, not values).
