@@ -419,9 +419,9 @@ gpu.module @attention_sm90 {
         %turn_pre = pipeline.acquire_producer %turn_ba : !PTurn
         pipeline.arrive %turn_pre : !TurnPS
         pipeline.release %turn_pre : !TurnPS
-          // Intra-warpgroup overlap: the softmax of key block j runs while the
-          // tensor cores compute P V of block j - 1; P is double-buffered.
-          // Block 0: S, softmax, P into buffer 0.
+      // Intra-warpgroup overlap: the softmax of key block j runs while the
+      // tensor cores compute P V of block j - 1; P is double-buffered.
+      // Block 0: S, softmax, P into buffer 0.
       // Wait for the tensor cores' turn (the other warpgroup issued its GEMMs).
       %turn_c0 = pipeline.acquire_consumer %turn_ab : !PTurn
       pipeline.release %turn_c0 : !TurnCS
@@ -1284,17 +1284,17 @@ gpu.module @attention_sm90 {
       // Generic-proxy writes (stmatrix), then the async proxy (wgmma) reads.
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       nvvm.barrier id = %bar_id number_of_threads = %i32_128
-          %res:5 = scf.for %j = %c1 to %kv_blocks step %c1
+      %res:5 = scf.for %j = %c1 to %kv_blocks step %c1
               iter_args(%o_in = %o_zero, %m_a = %f_mnew_a, %m_b = %f_mnew_b, %l_a = %f_lnew_a, %l_b = %f_lnew_b)
               -> (!AccO, f32, f32, f32, f32) {
-            // Issue S_j = Q K_j^T, then O += P_(j-1) V_(j-1) from P buffer (j-1) % 2.
-            %jm1 = arith.subi %j, %c1 : index
-            %pbuf_prev = arith.andi %jm1, %c1 : index
-            %pbuf = arith.andi %j, %c1 : index
-            %pbuf_prev_off = arith.muli %pbuf_prev, %c16384 : index
-            %pbuf_off = arith.muli %pbuf, %c16384 : index
-            %pbuf_prev_off64 = arith.index_cast %pbuf_prev_off : index to i64
-            %pbuf_prev_desc = arith.shrui %pbuf_prev_off64, %i64_4 : i64
+        // Issue S_j = Q K_j^T, then O += P_(j-1) V_(j-1) from P buffer (j-1) % 2.
+        %jm1 = arith.subi %j, %c1 : index
+        %pbuf_prev = arith.andi %jm1, %c1 : index
+        %pbuf = arith.andi %j, %c1 : index
+        %pbuf_prev_off = arith.muli %pbuf_prev, %c16384 : index
+        %pbuf_off = arith.muli %pbuf, %c16384 : index
+        %pbuf_prev_off64 = arith.index_cast %pbuf_prev_off : index to i64
+        %pbuf_prev_desc = arith.shrui %pbuf_prev_off64, %i64_4 : i64
         // Wait for the tensor cores' turn (the other warpgroup issued its GEMMs).
         %turn_c2 = pipeline.acquire_consumer %turn_ab : !PTurn
         pipeline.release %turn_c2 : !TurnCS
@@ -1414,8 +1414,8 @@ gpu.module @attention_sm90 {
         %turn_p3 = pipeline.acquire_producer %turn_ba : !PTurn
         pipeline.arrive %turn_p3 : !TurnPS
         pipeline.release %turn_p3 : !TurnPS
-            // S_j has completed (P V may still run): free K_j, softmax of block j.
-            nvvm.wgmma.wait.group.sync.aligned 1
+        // S_j has completed (P V may still run): free K_j, softmax of block j.
+        nvvm.wgmma.wait.group.sync.aligned 1
         scf.if %leader {
           pipeline.arrive %sk : !KVCS
         }
@@ -2226,8 +2226,8 @@ gpu.module @attention_sm90 {
         // Generic-proxy writes (stmatrix), then the async proxy (wgmma) reads.
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         nvvm.barrier id = %bar_id number_of_threads = %i32_128
-            // P V of block j - 1 has completed: free V_(j-1), rescale O for block j.
-            nvvm.wgmma.wait.group.sync.aligned 0
+        // P V of block j - 1 has completed: free V_(j-1), rescale O for block j.
+        nvvm.wgmma.wait.group.sync.aligned 0
         scf.if %leader {
           pipeline.arrive %sv : !KVCS
         }
@@ -2424,13 +2424,13 @@ gpu.module @attention_sm90 {
         %ov63 = llvm.extractvalue %o_next[63] : !AccO
         %os63 = arith.mulf %ov63, %alpha_b : f32
         %or64 = llvm.insertvalue %os63, %or63[63] : !AccO
-          scf.yield %or64, %mnew_a, %mnew_b, %lnew_a, %lnew_b : !AccO, f32, f32, f32, f32
-          }
-          // The last block's P V.
-          %last_buf = arith.andi %last_block, %c1 : index
-          %last_buf_off = arith.muli %last_buf, %c16384 : index
-          %last_buf_off64 = arith.index_cast %last_buf_off : index to i64
-          %last_buf_desc = arith.shrui %last_buf_off64, %i64_4 : i64
+      scf.yield %or64, %mnew_a, %mnew_b, %lnew_a, %lnew_b : !AccO, f32, f32, f32, f32
+      }
+      // The last block's P V.
+      %last_buf = arith.andi %last_block, %c1 : index
+      %last_buf_off = arith.muli %last_buf, %c16384 : index
+      %last_buf_off64 = arith.index_cast %last_buf_off : index to i64
+      %last_buf_desc = arith.shrui %last_buf_off64, %i64_4 : i64
       // Wait for the tensor cores' turn (the other warpgroup issued its GEMMs).
       %turn_c4 = pipeline.acquire_consumer %turn_ab : !PTurn
       pipeline.release %turn_c4 : !TurnCS
@@ -2505,9 +2505,9 @@ gpu.module @attention_sm90 {
       pipeline.release %e_sv : !KVCS
         scf.yield %o_final, %res#1, %res#2, %res#3, %res#4 : !AccO, f32, f32, f32, f32
       } else {
-          // Intra-warpgroup overlap: the softmax of key block j runs while the
-          // tensor cores compute P V of block j - 1; P is double-buffered.
-          // Block 0: S, softmax, P into buffer 0.
+      // Intra-warpgroup overlap: the softmax of key block j runs while the
+      // tensor cores compute P V of block j - 1; P is double-buffered.
+      // Block 0: S, softmax, P into buffer 0.
       // Wait for the tensor cores' turn (the other warpgroup issued its GEMMs).
       %turn_c0 = pipeline.acquire_consumer %turn_ba : !PTurn
       pipeline.release %turn_c0 : !TurnCS
@@ -3370,17 +3370,17 @@ gpu.module @attention_sm90 {
       // Generic-proxy writes (stmatrix), then the async proxy (wgmma) reads.
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       nvvm.barrier id = %bar_id number_of_threads = %i32_128
-          %res:5 = scf.for %j = %c1 to %kv_blocks step %c1
+      %res:5 = scf.for %j = %c1 to %kv_blocks step %c1
               iter_args(%o_in = %o_zero, %m_a = %f_mnew_a, %m_b = %f_mnew_b, %l_a = %f_lnew_a, %l_b = %f_lnew_b)
               -> (!AccO, f32, f32, f32, f32) {
-            // Issue S_j = Q K_j^T, then O += P_(j-1) V_(j-1) from P buffer (j-1) % 2.
-            %jm1 = arith.subi %j, %c1 : index
-            %pbuf_prev = arith.andi %jm1, %c1 : index
-            %pbuf = arith.andi %j, %c1 : index
-            %pbuf_prev_off = arith.muli %pbuf_prev, %c16384 : index
-            %pbuf_off = arith.muli %pbuf, %c16384 : index
-            %pbuf_prev_off64 = arith.index_cast %pbuf_prev_off : index to i64
-            %pbuf_prev_desc = arith.shrui %pbuf_prev_off64, %i64_4 : i64
+        // Issue S_j = Q K_j^T, then O += P_(j-1) V_(j-1) from P buffer (j-1) % 2.
+        %jm1 = arith.subi %j, %c1 : index
+        %pbuf_prev = arith.andi %jm1, %c1 : index
+        %pbuf = arith.andi %j, %c1 : index
+        %pbuf_prev_off = arith.muli %pbuf_prev, %c16384 : index
+        %pbuf_off = arith.muli %pbuf, %c16384 : index
+        %pbuf_prev_off64 = arith.index_cast %pbuf_prev_off : index to i64
+        %pbuf_prev_desc = arith.shrui %pbuf_prev_off64, %i64_4 : i64
         // Wait for the tensor cores' turn (the other warpgroup issued its GEMMs).
         %turn_c2 = pipeline.acquire_consumer %turn_ba : !PTurn
         pipeline.release %turn_c2 : !TurnCS
@@ -3500,8 +3500,8 @@ gpu.module @attention_sm90 {
         %turn_p3 = pipeline.acquire_producer %turn_ab : !PTurn
         pipeline.arrive %turn_p3 : !TurnPS
         pipeline.release %turn_p3 : !TurnPS
-            // S_j has completed (P V may still run): free K_j, softmax of block j.
-            nvvm.wgmma.wait.group.sync.aligned 1
+        // S_j has completed (P V may still run): free K_j, softmax of block j.
+        nvvm.wgmma.wait.group.sync.aligned 1
         scf.if %leader {
           pipeline.arrive %sk : !KVCS
         }
@@ -4312,8 +4312,8 @@ gpu.module @attention_sm90 {
         // Generic-proxy writes (stmatrix), then the async proxy (wgmma) reads.
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         nvvm.barrier id = %bar_id number_of_threads = %i32_128
-            // P V of block j - 1 has completed: free V_(j-1), rescale O for block j.
-            nvvm.wgmma.wait.group.sync.aligned 0
+        // P V of block j - 1 has completed: free V_(j-1), rescale O for block j.
+        nvvm.wgmma.wait.group.sync.aligned 0
         scf.if %leader {
           pipeline.arrive %sv : !KVCS
         }
@@ -4510,13 +4510,13 @@ gpu.module @attention_sm90 {
         %ov63 = llvm.extractvalue %o_next[63] : !AccO
         %os63 = arith.mulf %ov63, %alpha_b : f32
         %or64 = llvm.insertvalue %os63, %or63[63] : !AccO
-          scf.yield %or64, %mnew_a, %mnew_b, %lnew_a, %lnew_b : !AccO, f32, f32, f32, f32
-          }
-          // The last block's P V.
-          %last_buf = arith.andi %last_block, %c1 : index
-          %last_buf_off = arith.muli %last_buf, %c16384 : index
-          %last_buf_off64 = arith.index_cast %last_buf_off : index to i64
-          %last_buf_desc = arith.shrui %last_buf_off64, %i64_4 : i64
+      scf.yield %or64, %mnew_a, %mnew_b, %lnew_a, %lnew_b : !AccO, f32, f32, f32, f32
+      }
+      // The last block's P V.
+      %last_buf = arith.andi %last_block, %c1 : index
+      %last_buf_off = arith.muli %last_buf, %c16384 : index
+      %last_buf_off64 = arith.index_cast %last_buf_off : index to i64
+      %last_buf_desc = arith.shrui %last_buf_off64, %i64_4 : i64
       // Wait for the tensor cores' turn (the other warpgroup issued its GEMMs).
       %turn_c4 = pipeline.acquire_consumer %turn_ba : !PTurn
       pipeline.release %turn_c4 : !TurnCS

@@ -393,7 +393,7 @@ scf.if %in_seq {""", I3)
   %fo_h{ch} = arith.truncf %fo_s{ch} : vector<32xf32> to vector<32xbf16>
   %fo_ptr{ch} = llvm.getelementptr %o_row[{32 * ch}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, bf16
   llvm.store %fo_h{ch}, %fo_ptr{ch} {{alignment = 16 : i64}} : vector<32xbf16>, !llvm.ptr<1>""", I3)
-    emit(f"""
+    emit("""
   // The log-sum-exp (natural log) at [batch, head, row].
   %mfin = arith.mulf %res#0, %scale_log2 : f32
   %lg = math.log2 %res#1 : f32
@@ -405,9 +405,9 @@ scf.if %in_seq {""", I3)
   %lse_base = llvm.inttoptr %lse_i64 : i64 to !llvm.ptr<1>
   %lp = llvm.getelementptr %lse_base[%li64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
   llvm.store %lse, %lp : f32, !llvm.ptr<1>
-}}
-}}
-}}""", I3)
+}
+}
+}""", I3)
 
     body = out
     out = []

@@ -27,15 +27,13 @@ turns to issue their GEMMs through two one-stage pipelines (turn_ab,
 turn_ba) so that one's softmax runs under the other's GEMMs.
 """
 import argparse
-import math
-import os
+import re
 import sys
 
 BN = 128   # keys per block
 SMEM_LIMIT = 232448
 WS = "#gpu.address_space<workgroup>"
 NEG_INF = "0xFF800000"
-LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
 
 
@@ -101,9 +99,9 @@ def generate(head_dim=128, causal=False, stages=2, producer_regs=24, consumer_re
     body = Text()
     body.consts = t.consts
     b = body
-    I1, I2, I3 = "    ", "      ", "        "
+    I2, I3 = "      ", "        "
 
-    b.emit(f"""
+    b.emit("""
 %tid = gpu.thread_id x
 %qb_raw = gpu.block_id x
 %head = gpu.block_id y
@@ -144,7 +142,7 @@ def generate(head_dim=128, causal=False, stages=2, producer_regs=24, consumer_re
         turn_init = ("// The turns: all 128 threads of a warpgroup arrive (full and empty).\n"
                      "pipeline.init_mbars %turn_ab producer 128 consumer 128 : !PTurn\n"
                      "pipeline.init_mbars %turn_ba producer 128 consumer 128 : !PTurn\n")
-    mask_text = (f"%mask_from = arith.minui %diag_block, %last_block : index" if causal
+    mask_text = ("%mask_from = arith.minui %diag_block, %last_block : index" if causal
                  else "%mask_from = arith.addi %last_block, %c0 : index")
     c(0)
     b.emit(f"""
@@ -271,7 +269,7 @@ nvvm.setmaxregister increase {consumer_regs}
 %thr_addr{q} = arith.addi %st_base, %chunk_bytes{q} : index
 """, I2)
     # P descriptors (K-major A: 64 rows x 128 keys in two sub-tiles).
-    b.emit(f"""
+    b.emit("""
 %p_base64 = arith.index_cast %p_base : index to i64
 %p_a16 = arith.shrui %p_base64, %i64_4 : i64
 %p_a14 = arith.andi %p_a16, %i64_addr_mask : i64
@@ -530,10 +528,10 @@ pipeline.release %turn_c{n} : !TurnCS""", ind)
 pipeline.arrive %turn_p{n} : !TurnPS
 pipeline.release %turn_p{n} : !TurnPS""", ind)
 
-        b.emit(f"""
-    // Intra-warpgroup overlap: the softmax of key block j runs while the
-    // tensor cores compute P V of block j - 1; P is double-buffered.
-    // Block 0: S, softmax, P into buffer 0.""", I2)
+        b.emit("""
+// Intra-warpgroup overlap: the softmax of key block j runs while the
+// tensor cores compute P V of block j - 1; P is double-buffered.
+// Block 0: S, softmax, P into buffer 0.""", I2)
         take(I2)
         issue_s("f_", I2)
         give(I2)
@@ -542,40 +540,40 @@ pipeline.release %turn_p{n} : !TurnPS""", ind)
         softmax("f_", c(0), {"a": "%f32_ninf", "b": "%f32_ninf"}, None, I2, True)
         write_p("f_", c(0), I2)
         b.emit(f"""
-    %res:5 = scf.for %j = {c(1)} to %kv_blocks step {c(1)}
+%res:5 = scf.for %j = {c(1)} to %kv_blocks step {c(1)}
         iter_args(%o_in = %o_zero, %m_a = %f_mnew_a, %m_b = %f_mnew_b, %l_a = %f_lnew_a, %l_b = %f_lnew_b)
         -> (!AccO, f32, f32, f32, f32) {{
-      // Issue S_j = Q K_j^T, then O += P_(j-1) V_(j-1) from P buffer (j-1) % 2.
-      %jm1 = arith.subi %j, {c(1)} : index
-      %pbuf_prev = arith.andi %jm1, {c(1)} : index
-      %pbuf = arith.andi %j, {c(1)} : index
-      %pbuf_prev_off = arith.muli %pbuf_prev, {c(p_buf_bytes)} : index
-      %pbuf_off = arith.muli %pbuf, {c(p_buf_bytes)} : index
-      %pbuf_prev_off64 = arith.index_cast %pbuf_prev_off : index to i64
-      %pbuf_prev_desc = arith.shrui %pbuf_prev_off64, %i64_4 : i64""", I2)
+  // Issue S_j = Q K_j^T, then O += P_(j-1) V_(j-1) from P buffer (j-1) % 2.
+  %jm1 = arith.subi %j, {c(1)} : index
+  %pbuf_prev = arith.andi %jm1, {c(1)} : index
+  %pbuf = arith.andi %j, {c(1)} : index
+  %pbuf_prev_off = arith.muli %pbuf_prev, {c(p_buf_bytes)} : index
+  %pbuf_off = arith.muli %pbuf, {c(p_buf_bytes)} : index
+  %pbuf_prev_off64 = arith.index_cast %pbuf_prev_off : index to i64
+  %pbuf_prev_desc = arith.shrui %pbuf_prev_off64, %i64_4 : i64""", I2)
         take(I3)
         issue_s("", I3)
         issue_pv("", "%pbuf_prev_desc", "%o_in", "%o_next", I3)
         give(I3)
         b.emit("""
-    // S_j has completed (P V may still run): free K_j, softmax of block j.
-    nvvm.wgmma.wait.group.sync.aligned 1""", I3)
+// S_j has completed (P V may still run): free K_j, softmax of block j.
+nvvm.wgmma.wait.group.sync.aligned 1""", I3)
         release("sk", I3)
         softmax("", "%j", {"a": "%m_a", "b": "%m_b"}, {"a": "%l_a", "b": "%l_b"}, I3, False)
         write_p("", "%pbuf_off", I3)
         b.emit("""
-    // P V of block j - 1 has completed: free V_(j-1), rescale O for block j.
-    nvvm.wgmma.wait.group.sync.aligned 0""", I3)
+// P V of block j - 1 has completed: free V_(j-1), rescale O for block j.
+nvvm.wgmma.wait.group.sync.aligned 0""", I3)
         release("sv", I3)
         o_scaled = rescale_o("", "%o_next", I3)
         b.emit(f"""
-    scf.yield {o_scaled}, %mnew_a, %mnew_b, %lnew_a, %lnew_b : !AccO, f32, f32, f32, f32
-    }}
-    // The last block's P V.
-    %last_buf = arith.andi %last_block, {c(1)} : index
-    %last_buf_off = arith.muli %last_buf, {c(p_buf_bytes)} : index
-    %last_buf_off64 = arith.index_cast %last_buf_off : index to i64
-    %last_buf_desc = arith.shrui %last_buf_off64, %i64_4 : i64""", I2)
+scf.yield {o_scaled}, %mnew_a, %mnew_b, %lnew_a, %lnew_b : !AccO, f32, f32, f32, f32
+}}
+// The last block's P V.
+%last_buf = arith.andi %last_block, {c(1)} : index
+%last_buf_off = arith.muli %last_buf, {c(p_buf_bytes)} : index
+%last_buf_off64 = arith.index_cast %last_buf_off : index to i64
+%last_buf_desc = arith.shrui %last_buf_off64, %i64_4 : i64""", I2)
         take(I2)
         issue_pv("e_", "%last_buf_desc", "%res#0", "%o_final", I2)
         give(I2)
@@ -611,10 +609,10 @@ scf.yield %o_final, %res#1, %res#2, %res#3, %res#4 : !AccO, f32, f32, f32, f32""
     res = "%res"
     if pingpong:
         o_final, res = "%pp#0", "%pp"
-    b.emit(f"""
-scf.if %leader {{
+    b.emit("""
+scf.if %leader {
   pipeline.arrive %sq : !QCS
-}}
+}
 pipeline.release %sq : !QCS
 
 // O / l and the log-sum-exp of each row: l summed over the row's 4 lanes.
@@ -634,7 +632,7 @@ pipeline.release %sq : !QCS
 %lse2_{r} = arith.addf %mfin_{r}, %lg_{r} : f32
 %lse_{r} = arith.mulf %lse2_{r}, %f32_ln2 : f32
 """, I2)
-    b.emit(f"""
+    b.emit("""
 // The log-sum-exp (natural log, of the scaled scores) at [batch, head, row]:
 // one lane of each row's quad, rows below seqlen.
 %bh0 = arith.muli %batch, %heads : index
@@ -681,11 +679,11 @@ nvvm.barrier id = %bar_id number_of_threads = %i32_128
 nvvm.stmatrix %og{g}_ptr, {', '.join(regs)}
     {{layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>}}
     : !llvm.ptr<3>, i32, i32, i32, i32""", I2)
-    b.emit(f"""
-nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
+    b.emit("""
+nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 nvvm.barrier id = %bar_id number_of_threads = %i32_128
 %o_row = arith.addi %m0, %wg_row0 : index
-scf.if %leader {{
+scf.if %leader {
 """, I2)
     for h in range(halves):
         b.emit(f"""
@@ -782,7 +780,6 @@ gpu.module @attention_sm90 {{
     for v in sorted(t.consts):
         t.emit(f"%c{v} = arith.constant {v} : index", I2)
     # i64 offset constants used in descriptors
-    import re
     i64s = sorted({int(x) for x in re.findall(r"%c(\d+)_i64", "\n".join(b.lines))})
     for v in i64s:
         t.emit(f"%c{v}_i64 = arith.constant {v} : i64", I2)
