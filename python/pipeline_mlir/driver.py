@@ -575,9 +575,7 @@ class LoadedKernel:
         the stream's order); numpy arguments always wait (they are copied
         back)."""
         torch_args = [a for a in args if _is_torch_tensor(a)]
-        if stream is None and torch_args:
-            import torch
-            stream = torch.cuda.current_stream(torch_args[0].device)
+        stream = _default_stream(torch_args, stream)
         launch, copy_back = self._prepare(args, grid, block, smem, cluster, stream)
         d, handle = launch.driver, launch.stream
         if sync is None:
@@ -602,10 +600,7 @@ class LoadedKernel:
         (numpy) arrays are refused: they are copied per launch. `stream`
         defaults as in `__call__`: torch's current stream (now) when a torch
         tensor is among the arguments."""
-        torch_args = [a for a in args if _is_torch_tensor(a)]
-        if stream is None and torch_args:
-            import torch
-            stream = torch.cuda.current_stream(torch_args[0].device)
+        stream = _default_stream([a for a in args if _is_torch_tensor(a)], stream)
         launch, copy_back = self._prepare(args, grid, block, smem, cluster, stream)
         if copy_back:
             raise LaunchError(f"kernel {self.name}: prepare takes device arrays; numpy "
@@ -742,6 +737,15 @@ class LoadedKernel:
                 raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
             return [_SCALAR_CTYPES[ptype.text](value)]
         raise LaunchError(f"{where}: cannot pass argument {pname} of type {ptype}")
+
+
+def _default_stream(torch_args, stream):
+    """`stream`, or torch's current stream of the first torch tensor's
+    device when none is given and torch tensors are among the arguments."""
+    if stream is None and torch_args:
+        import torch
+        return torch.cuda.current_stream(torch_args[0].device)
+    return stream
 
 
 def _is_torch_tensor(x):
