@@ -364,8 +364,8 @@ def _side_stream():
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 def test_launch_with_torch_tensors_on_the_current_stream():
     # A kernel launched with torch tensors and no stream= goes to torch's
-    # current stream (here a non-blocking side stream with 300 queued passes
-    # over the input, then input = 2): it sees that work, and returns
+    # current stream (here a non-blocking side stream with a long spin and
+    # 300 queued passes over the input, then input = 2): it sees that work, and returns
     # without waiting (the stream is still busy). sync=True waits for that
     # stream only.
     import torch
@@ -381,6 +381,10 @@ def test_launch_with_torch_tensors_on_the_current_stream():
     try:
         for sync in (None, True):
             with torch.cuda.stream(side):
+                # About 0.1 s of GPU time queued first (a spin of 2e8 clock
+                # cycles, then 300 passes): the stream is surely still busy
+                # when the launch returns, whatever the host's speed.
+                torch.cuda._sleep(200_000_000)
                 for _ in range(300):
                     src.mul_(1)
                 src.fill_(2)
