@@ -28,9 +28,31 @@ fi
 grep -q "target sm_90a" "$BUILD_DIR/install-example.ptx"
 
 # A separate project finds the package with only CMAKE_PREFIX_PATH and the
-# README's two lines.
+# README's two lines, registers the dialect and passes, checks the shipped
+# example and lowers it to PTX for sm_90a and sm_100a; a leaking kernel is
+# refused by the checker.
 cmake -G Ninja -S "$ROOT/test/Install/consumer" -B "$BUILD_DIR/consumer" \
   -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null
 cmake --build "$BUILD_DIR/consumer" >/dev/null
-"$BUILD_DIR/consumer/consumer"
-echo "check-install: PASS (installed tools run; find_package(PipelineMLIR) from $PREFIX)"
+for chip in sm_90a sm_100a; do
+  "$BUILD_DIR/consumer/consumer" "$EXAMPLE" "$chip" > "$BUILD_DIR/consumer/example.$chip.ptx"
+  grep -q "^.target $chip" "$BUILD_DIR/consumer/example.$chip.ptx"
+  grep -q "mbarrier.try_wait" "$BUILD_DIR/consumer/example.$chip.ptx"
+done
+if "$BUILD_DIR/consumer/consumer" --leak 2> "$BUILD_DIR/consumer/leak.txt"; then
+  echo "check-install: the consumer accepted a leaking kernel" >&2
+  exit 1
+fi
+grep -q "stage handle leaks" "$BUILD_DIR/consumer/leak.txt"
+
+# What the install copies is what scripts/build.sh builds: every installed
+# target goes through pipeline_mlir_install (cmake/PipelineMLIRInstall.cmake),
+# which adds it to the target pipeline-mlir-installable.
+stray="$(grep -rn --include=CMakeLists.txt -E '^[[:space:]]*install\(TARGETS' \
+  "$ROOT/lib" "$ROOT/tools" "$ROOT/runtime" "$ROOT/CMakeLists.txt" || true)"
+if [ -n "$stray" ]; then
+  echo "check-install: install(TARGETS) outside pipeline_mlir_install; scripts/build.sh would not build it:" >&2
+  echo "$stray" >&2
+  exit 1
+fi
+echo "check-install: PASS (installed tools run; find_package(PipelineMLIR) from $PREFIX: checked and lowered the example to PTX)"

@@ -5,7 +5,9 @@ compiler is built from, so that the Python package has no hand-written copy:
 - each pipeline op's syntax, operands, attributes and results, from the ODS
   records (PipelineOps.td through llvm-tblgen --dump-json): the builder
   prints every pipeline op with the op's own assembly format (an op with a
-  custom parser declares its syntax in `pythonFormat`);
+  custom parser declares its syntax in `pythonFormat`); the operands of one
+  builtin integer or index type (`Variadic<I32>:$coordinates`) have it in
+  `types`, so that the builder converts numbers and index values to it;
 - the hang record's words, states and globals, from
   include/pipeline-c/HangRecord.h: the launcher decodes the record the
   lowering writes.
@@ -55,6 +57,22 @@ def kind_of(recs, constraint):
     return "operand"
 
 
+def builtin_type(recs, constraint):
+    """"i32", "index", ... for an operand constraint of one builtin integer
+    or index type (also under Optional<> or Variadic<>), else None."""
+    rec = recs[constraint]
+    base = rec.get("baseType")
+    if isinstance(base, dict) and base.get("def"):
+        rec = recs[base["def"]]
+    call = rec.get("builderCall") or ""
+    m = re.fullmatch(r"\$_builder\.getIntegerType\((\d+)\)", call)
+    if m:
+        return "i" + m.group(1)
+    if call == "$_builder.getIndexType()":
+        return "index"
+    return None
+
+
 def ops():
     recs = records()
     table = {}
@@ -67,11 +85,17 @@ def ops():
             sys.exit(f"gen-python: {name} has neither assemblyFormat nor pythonFormat")
         args = {arg: kind_of(recs, c["def"]) for c, arg in rec["arguments"]["args"]}
         results = {res: kind_of(recs, c["def"]) for c, res in rec["results"]["args"]}
-        table["pipeline." + rec["opName"]] = {
+        entry = {
             "format": " ".join(fmt.split()),
             "arguments": args,
             "results": results,
         }
+        types = {arg: builtin_type(recs, c["def"]) for c, arg in rec["arguments"]["args"]
+                 if args[arg] in ("operand", "optional", "variadic")}
+        types = {arg: t for arg, t in types.items() if t}
+        if types:
+            entry["types"] = types
+        table["pipeline." + rec["opName"]] = entry
     return table
 
 

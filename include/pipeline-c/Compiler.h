@@ -116,6 +116,26 @@ MLIR_CAPI_EXPORTED int pmlirFormatHangReport(const uint32_t *record,
                                              MlirStringRef sites, char *out,
                                              size_t outSize);
 
+/// The launch contract the compiler recorded for kernel `kernel` of `ptx`
+/// (pipeline-record-launch-contract): the least threads per block its roles
+/// need and the least dynamic shared memory, each 0 where none is
+/// recorded; and the block it declares (`.reqntid`), all 0 where none.
+MLIR_CAPI_EXPORTED void pmlirGetLaunchContract(MlirStringRef ptx,
+                                               MlirStringRef kernel,
+                                               uint64_t *minThreads,
+                                               uint64_t *minDynamicSmem,
+                                               unsigned requiredBlock[3]);
+
+/// Checks a launch of kernel `kernel` of `ptx` with `block` threads and
+/// `dynamicSmem` bytes against its launch contract before the driver is
+/// called: returns 0 when the contract accepts it, else 1 and writes why
+/// (NUL-terminated, cut to `outSize` bytes) into `out`.
+MLIR_CAPI_EXPORTED int pmlirCheckLaunchContract(MlirStringRef ptx,
+                                                MlirStringRef kernel,
+                                                const unsigned block[3],
+                                                uint64_t dynamicSmem, char *out,
+                                                size_t outSize);
+
 /// "pipeline-mlir X.Y.Z".
 MLIR_CAPI_EXPORTED MlirStringRef pmlirGetVersion(void);
 

@@ -26,6 +26,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 
 using namespace mlir;
@@ -238,6 +240,113 @@ MlirStringRef pmlirGetCompileOptionDefaults(void) {
 int pmlirFormatHangReport(const uint32_t *record, MlirStringRef sites,
                           char *out, size_t outSize) {
   return pmlirFormatHangRecord(record, sites.data, sites.length, out, outSize);
+}
+
+/// The number the compiler recorded as `__pipeline_mlir_min_<what>_<kernel>`
+/// in `ptx` (`.visible .const .align 8 .u64 <name> = <n>;`), or 0.
+static uint64_t recordedContract(StringRef ptx, StringRef what,
+                                 StringRef kernel) {
+  std::string name = ("__pipeline_mlir_min_" + what + "_" + kernel).str();
+  for (size_t at = ptx.find(name); at != StringRef::npos;
+       at = ptx.find(name, at + 1)) {
+    StringRef rest = ptx.drop_front(at + name.size()).ltrim();
+    // Another kernel's constant whose name starts with this one's.
+    if (!rest.consume_front("="))
+      continue;
+    uint64_t value = 0;
+    if (!rest.ltrim().consumeInteger(10, value))
+      return value;
+  }
+  return 0;
+}
+
+/// The `.reqntid` of kernel `kernel`'s `.entry` in `ptx`, or all 0.
+static void requiredBlock(StringRef ptx, StringRef kernel, unsigned dims[3]) {
+  dims[0] = dims[1] = dims[2] = 0;
+  std::string entry = (".entry " + kernel).str();
+  for (size_t at = ptx.find(entry); at != StringRef::npos;
+       at = ptx.find(entry, at + 1)) {
+    StringRef rest = ptx.drop_front(at + entry.size());
+    if (!rest.ltrim().starts_with("("))
+      continue;
+    // The directives between the parameter list and the body.
+    StringRef header = rest.take_until([](char c) { return c == '{'; });
+    size_t close = header.rfind(')');
+    StringRef directives =
+        close == StringRef::npos ? header : header.drop_front(close + 1);
+    size_t req = directives.find(".reqntid");
+    if (req == StringRef::npos)
+      return;
+    StringRef list = directives.drop_front(req + strlen(".reqntid"));
+    for (unsigned d = 0; d < 3; ++d) {
+      list = list.ltrim();
+      if (d > 0 && !list.consume_front(","))
+        break;
+      unsigned value = 0;
+      list = list.ltrim();
+      if (list.consumeInteger(10, value))
+        break;
+      list = list.ltrim();
+      dims[d] = value;
+    }
+    for (unsigned d = 1; d < 3; ++d)
+      if (dims[0] && !dims[d])
+        dims[d] = 1;
+    return;
+  }
+}
+
+void pmlirGetLaunchContract(MlirStringRef ptx, MlirStringRef kernel,
+                            uint64_t *minThreads, uint64_t *minDynamicSmem,
+                            unsigned required[3]) {
+  StringRef text = unwrap(ptx), name = unwrap(kernel);
+  if (minThreads)
+    *minThreads = recordedContract(text, "block", name);
+  if (minDynamicSmem)
+    *minDynamicSmem = recordedContract(text, "smem", name);
+  if (required)
+    requiredBlock(text, name, required);
+}
+
+int pmlirCheckLaunchContract(MlirStringRef ptx, MlirStringRef kernel,
+                             const unsigned block[3], uint64_t dynamicSmem,
+                             char *out, size_t outSize) {
+  uint64_t minThreads = 0, minSmem = 0;
+  unsigned required[3];
+  pmlirGetLaunchContract(ptx, kernel, &minThreads, &minSmem, required);
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  auto printBlock = [&](const unsigned *dims) {
+    os << "(" << dims[0] << ", " << dims[1] << ", " << dims[2] << ")";
+  };
+  if (required[0] && (required[0] != block[0] || required[1] != block[1] ||
+                      required[2] != block[2])) {
+    os << "kernel " << unwrap(kernel) << " requires block ";
+    printBlock(required);
+    os << " (its .reqntid), got ";
+    printBlock(block);
+  } else if (threads < minThreads) {
+    os << "kernel " << unwrap(kernel) << ": block ";
+    printBlock(block);
+    os << " has " << threads << " threads; its roles need at least "
+       << minThreads
+       << " (its launch contract): with fewer, a role that waits on a "
+          "barrier never runs or its arrivals never complete a phase, and "
+          "the kernel hangs";
+  } else if (dynamicSmem < minSmem) {
+    os << "kernel " << unwrap(kernel) << " needs at least " << minSmem
+       << " bytes of dynamic shared memory (its launch contract), got "
+       << dynamicSmem;
+  }
+  if (why.empty())
+    return 0;
+  if (out && outSize) {
+    size_t n = std::min(why.size(), outSize - 1);
+    memcpy(out, why.data(), n);
+    out[n] = 0;
+  }
+  return 1;
 }
 
 MlirStringRef pmlirGetChipTable(void) {

@@ -123,6 +123,7 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
       addNested([] { return createUnrollStages(); });
     ConvertPipelineToNVGPUOptions pipelineOptions;
     pipelineOptions.chip = config.chip;
+    pipelineOptions.chipOrigin = config.chipOrigin;
     pipelineOptions.hangReport = config.hangReportCycles;
     pipelineOptions.hangKeepWaiting = config.hangKeepWaiting;
     if (config.hangReportCycles) {
@@ -157,6 +158,7 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   // so that a bad host function is reported along with bad kernels.
   ConvertPipelineToNVGPUOptions checkOptions;
   checkOptions.chip = config.chip;
+  checkOptions.chipOrigin = config.chipOrigin;
   checkOptions.checkOnly = true;
   pm.addPass(createConvertPipelineToNVGPU(checkOptions));
 

@@ -6,6 +6,7 @@
 
 #include "pipeline/Lowering/Pipelines.h"
 
+#include "pipeline/Dialect/Pipeline/Analysis/LaunchContract.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,13 +85,34 @@ static uint64_t minimumBytes(Value smem) {
   return end;
 }
 
+/// Records `value` as the kernel's attribute `attr` and as a constant
+/// `<symbol>_<kernel>` of its gpu.module (an i64 in the constant bank, a
+/// `.visible .const` of the PTX that launchers read).
+static void record(gpu::GPUFuncOp func, StringRef attr, StringRef symbol,
+                   uint64_t value) {
+  MLIRContext *ctx = func.getContext();
+  auto i64 = IntegerType::get(ctx, 64);
+  func->setAttr(attr, IntegerAttr::get(i64, value));
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  if (!module)
+    return;
+  std::string name = (symbol + "_" + func.getName()).str();
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  // Address space 4: the constant bank (`.const` in PTX).
+  LLVM::GlobalOp::create(builder, func.getLoc(), i64, /*isConstant=*/true,
+                         LLVM::Linkage::External, name,
+                         IntegerAttr::get(i64, value), /*alignment=*/8,
+                         /*addrSpace=*/4);
+}
+
 namespace {
 struct RecordLaunchContractPass
     : pmlir::impl::RecordLaunchContractBase<RecordLaunchContractPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;
@@ -98,22 +120,20 @@ struct RecordLaunchContractPass
       func.walk([&](gpu::DynamicSharedMemoryOp smem) {
         bytes = std::max(bytes, minimumBytes(smem.getResult()));
       });
-      if (bytes == 0)
-        return;
-      auto i64 = IntegerType::get(ctx, 64);
-      func->setAttr("pipeline.min_dynamic_smem", IntegerAttr::get(i64, bytes));
-      auto module = func->getParentOfType<gpu::GPUModuleOp>();
-      if (!module)
-        return;
-      std::string name = ("__pipeline_mlir_min_smem_" + func.getName()).str();
-      if (module.lookupSymbol(name))
-        return;
-      OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-      // Address space 4: the constant bank (`.const` in PTX).
-      builder.create<LLVM::GlobalOp>(
-          func.getLoc(), i64, /*isConstant=*/true, LLVM::Linkage::External,
-          name, IntegerAttr::get(i64, bytes), /*alignment=*/8,
-          /*addrSpace=*/4);
+      if (bytes != 0)
+        record(func, kMinDynamicSmemAttrName, "__pipeline_mlir_min_smem",
+               bytes);
+      // The threads per block: those the kernel declares, else the least
+      // its roles need.
+      uint64_t threads = 0;
+      if (std::optional<std::array<int64_t, 3>> dims =
+              declaredBlockSize(&func.getBody()))
+        threads = uint64_t((*dims)[0] * (*dims)[1] * (*dims)[2]);
+      else if (std::optional<int64_t> least = leastBlockSize(&func.getBody()))
+        threads = uint64_t(*least);
+      if (threads != 0)
+        record(func, kMinBlockSizeAttrName, "__pipeline_mlir_min_block",
+               threads);
     });
   }
 };

@@ -8,11 +8,13 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
  'pipeline.acquire_consumer': {'arguments': {'pipeline': 'operand', 'ready': 'optional'},
                                'format': '$pipeline (`ready` `(` $ready^ `)`)? attr-dict `:` '
                                          'qualified(type($pipeline))',
-                               'results': {'stage': 'operand'}},
+                               'results': {'stage': 'operand'},
+                               'types': {'ready': 'i1'}},
  'pipeline.acquire_producer': {'arguments': {'pipeline': 'operand', 'ready': 'optional'},
                                'format': '$pipeline (`ready` `(` $ready^ `)`)? attr-dict `:` '
                                          'qualified(type($pipeline))',
-                               'results': {'stage': 'operand'}},
+                               'results': {'stage': 'operand'},
+                               'types': {'ready': 'i1'}},
  'pipeline.arrive': {'arguments': {'stage': 'operand'},
                      'format': '$stage attr-dict `:` qualified(type($stage))',
                      'results': {}},
@@ -31,7 +33,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
  'pipeline.commit_mma': {'arguments': {'elect': 'optional', 'stage': 'operand'},
                          'format': '$stage (`elect` `(` $elect^ `)`)? attr-dict `:` '
                                    'qualified(type($stage))',
-                         'results': {}},
+                         'results': {},
+                         'types': {'elect': 'i1'}},
  'pipeline.consume': {'arguments': {'pipeline': 'operand'},
                       'format': '$pipeline `as` $stage `:` qualified(type($pipeline)) (`->` '
                                 'type($results)^)?',
@@ -45,7 +48,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                                           'sub_stage': 'optional-attr'},
                             'format': '$pipeline `[` $stage `]` (`sub_stage` $sub_stage^)? '
                                       'attr-dict `:` qualified(type($pipeline))',
-                            'results': {'barriers': 'operand', 'mbar_id': 'operand'}},
+                            'results': {'barriers': 'operand', 'mbar_id': 'operand'},
+                            'types': {'stage': 'index'}},
  'pipeline.consumer_signal_and_step': {'arguments': {'pipeline': 'operand'},
                                        'format': '$pipeline attr-dict `:` '
                                                  'qualified(type($pipeline))',
@@ -56,18 +60,22 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
  'pipeline.consumer_step': {'arguments': {'pipeline': 'operand'},
                             'format': '$pipeline attr-dict `:` qualified(type($pipeline))',
                             'results': {}},
- 'pipeline.create': {'arguments': {'offset': 'optional', 'storage': 'optional'},
+ 'pipeline.create': {'arguments': {'name': 'optional-attr',
+                                   'offset': 'optional',
+                                   'storage': 'optional'},
                      'format': '(`in` $storage^ `[` $offset `]` `:` '
                                'qualified(type($storage)))? attr-dict `->` '
                                'qualified(type($result))',
-                     'results': {'result': 'operand'}},
+                     'results': {'result': 'operand'},
+                     'types': {'offset': 'index'}},
  'pipeline.drain_producer': {'arguments': {'pipeline': 'operand'},
                              'format': '$pipeline attr-dict `:` qualified(type($pipeline))',
                              'results': {}},
  'pipeline.expect_tx': {'arguments': {'bytes': 'optional', 'stage': 'operand'},
                         'format': '$stage (`bytes` `(` $bytes^ `)`)? attr-dict `:` '
                                   'qualified(type($stage))',
-                        'results': {}},
+                        'results': {},
+                        'types': {'bytes': 'index'}},
  'pipeline.index': {'arguments': {'stage': 'operand'},
                     'format': '$stage attr-dict `:` qualified(type($stage))',
                     'results': {'index': 'operand'}},
@@ -102,7 +110,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                                           'sub_stage': 'optional-attr'},
                             'format': '$pipeline `[` $stage `]` (`sub_stage` $sub_stage^)? '
                                       'attr-dict `:` qualified(type($pipeline))',
-                            'results': {'barriers': 'operand', 'mbar_id': 'operand'}},
+                            'results': {'barriers': 'operand', 'mbar_id': 'operand'},
+                            'types': {'stage': 'index'}},
  'pipeline.producer_signal_and_step': {'arguments': {'pipeline': 'operand'},
                                        'format': '$pipeline attr-dict `:` '
                                                  'qualified(type($pipeline))',
@@ -120,7 +129,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
  'pipeline.release_mma': {'arguments': {'elect': 'optional', 'stage': 'operand'},
                           'format': '$stage (`elect` `(` $elect^ `)`)? attr-dict `:` '
                                     'qualified(type($stage))',
-                          'results': {}},
+                          'results': {},
+                          'types': {'elect': 'i1'}},
  'pipeline.release_no_step': {'arguments': {'stage': 'operand', 'sub_stage': 'optional-attr'},
                               'format': '$stage (`sub_stage` $sub_stage^)? attr-dict `:` '
                                         'qualified(type($stage))',
@@ -147,7 +157,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                                  '(`multicast` `(` $multicast_mask^ `)`)? attr-dict `:` '
                                  'qualified(type($stage)) `,` qualified(type($descriptor)) `,` '
                                  'qualified(type($dst))',
-                       'results': {}},
+                       'results': {},
+                       'types': {'coordinates': 'i32', 'multicast_mask': 'i16'}},
  'pipeline.tmem_alloc': {'arguments': {'readers': 'attr',
                                        'tmem': 'operand',
                                        'warp': 'optional-attr'},
@@ -158,10 +169,12 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                           'format': '`in` $storage `[` $offset `]` `:` '
                                     'qualified(type($storage)) attr-dict `->` '
                                     'qualified(type($result))',
-                          'results': {'result': 'operand'}},
+                          'results': {'result': 'operand'},
+                          'types': {'offset': 'index'}},
  'pipeline.tmem_dealloc': {'arguments': {'address': 'operand', 'tmem': 'operand'},
                            'format': '$tmem `,` $address attr-dict `:` qualified(type($tmem))',
-                           'results': {}},
+                           'results': {},
+                           'types': {'address': 'i32'}},
  'pipeline.tmem_release': {'arguments': {'tmem': 'operand'},
                            'format': '$tmem attr-dict `:` qualified(type($tmem))',
                            'results': {}},
@@ -189,7 +202,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                                                     'pipeline': 'operand'},
                                       'format': '$pipeline `,` $already_ready attr-dict `:` '
                                                 'qualified(type($pipeline))',
-                                      'results': {}},
+                                      'results': {},
+                                      'types': {'already_ready': 'i1'}},
  'pipeline.wait_producer': {'arguments': {'pipeline': 'operand'},
                             'format': '$pipeline attr-dict `:` qualified(type($pipeline))',
                             'results': {}},
@@ -197,7 +211,8 @@ OPS = {'pipeline.acquire': {'arguments': {'role': 'operand', 'sub_stage': 'optio
                                                     'pipeline': 'operand'},
                                       'format': '$pipeline `,` $already_ready attr-dict `:` '
                                                 'qualified(type($pipeline))',
-                                      'results': {}},
+                                      'results': {},
+                                      'types': {'already_ready': 'i1'}},
  'pipeline.yield': {'arguments': {'results': 'variadic'},
                     'format': 'attr-dict ($results^ `:` qualified(type($results)))?',
                     'results': {}}}

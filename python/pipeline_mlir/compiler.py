@@ -14,11 +14,12 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import tempfile
 from typing import Any, Dict, Optional, Union
 
 from . import _capi
-from .errors import CompileError
+from .errors import CompileError, ToolchainError
 from .ir import Kernel, Module
 
 __version__ = "0.1.0"
@@ -143,20 +144,38 @@ def compile(what: Union[Kernel, Module, str, list], chip: Optional[str] = None, 
     # the hang report's table of wait sites (file:line of each wait). An
     # explicit toolkit enters it too; a toolkit switched through the
     # environment needs clear_cache().
-    keyed = module.mlir(locations=bool(line_info or hang_report))
-    keyed_options = {k: str(v) for k, v in given.items()}
-    key = hashlib.sha256(json.dumps([__version__, keyed, keyed_options, bool(assemble)],
-                                    sort_keys=True).encode()).hexdigest()
+    located = bool(line_info or hang_report)
+    keyed = module.mlir(locations=located)
+    key = _key(keyed, given, assemble)
+    # With locations in the key, the same kernel in a copy of its source
+    # elsewhere (a cache filled on another machine, another checkout) has
+    # another key. Its entry is also stored under a key with the source
+    # files' directories left out, which a machine without the compiler
+    # loads (the PTX then names the files where it was compiled).
+    portable = _key(_without_directories(keyed), given, assemble) if located else key
     signatures = module.signatures()
     directory = cache_dir() if cache else None
     if directory is not None:
         hit = _load(directory / key, chip, signatures, key)
         if hit is not None:
+            if portable != key and not (directory / portable / "meta.json").exists():
+                _store(directory / portable, hit)  # an entry stored before the copy was
             return hit
 
+    # Nothing below runs on a cache hit: the compiler library is loaded
+    # only to compile.
+    try:
+        _capi.library()
+    except ToolchainError:
+        if directory is not None and portable != key:
+            hit = _load(directory / portable, chip, signatures, portable)
+            if hit is not None:
+                return hit
+        raise
+
     # The compiler declares the options: a name it lacks is the caller's
-    # error, reported with the names it has (a cache hit needs no compiler,
-    # and an unknown option never compiled, so never hits).
+    # error, reported with the names it has (an unknown option never
+    # compiled, so never hits).
     known = _capi.option_defaults()
     for name in given:
         if name not in known:
@@ -176,7 +195,24 @@ def compile(what: Union[Kernel, Module, str, list], chip: Optional[str] = None, 
     compiled = CompiledModule(name, ptx, cubin if assemble else None, chip, signatures, key)
     if directory is not None:
         _store(directory / key, compiled)
+        if portable != key:
+            _store(directory / portable, compiled)
     return compiled
+
+
+def _key(text, given, assemble):
+    options = {k: str(v) for k, v in given.items()}
+    return hashlib.sha256(json.dumps([__version__, text, options, bool(assemble)],
+                                     sort_keys=True).encode()).hexdigest()
+
+
+_LOC_FILE = re.compile(r'loc\("((?:[^"\\]|\\.)*)":')
+
+
+def _without_directories(text):
+    """`text` with each location's file reduced to its name (the key of a
+    kernel whose source was copied to another directory)."""
+    return _LOC_FILE.sub(lambda m: 'loc("' + m.group(1).rsplit("/", 1)[-1] + '":', text)
 
 
 def _load(entry, chip, signatures, key):

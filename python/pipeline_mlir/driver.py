@@ -326,12 +326,26 @@ class TensorMap:
     descriptor is uploaded in that stream's order, for kernels launched
     on it; by default the upload is waited for. `hold=False`: the
     descriptor does not keep `array` alive (a cache of descriptors by
-    address and shape, which stay right for whatever array lives there;
-    `array` must be device memory already, such as a CUDA torch tensor)."""
+    address and shape, which stay right for whatever array lives there).
+
+    `array` is in GPU memory: a pm.DeviceArray, or an object with
+    `__dlpack__` or `__cuda_array_interface__` there (a CUDA torch tensor).
+    A numpy array is refused: the descriptor holds an address in device
+    memory, and a copy made here would not be seen by the caller (upload it
+    with pm.DeviceArray.from_numpy(a) and keep the DeviceArray)."""
 
     def __init__(self, array: Any, box: Sequence[int], element: Optional[str] = None,
                  swizzle: str = "none", oob: str = "zero", l2promo: str = "none",
                  stream: Any = None, hold: bool = True) -> None:
+        if isinstance(array, np.ndarray):
+            raise LaunchError("pm.TensorMap needs an array in GPU memory, got a numpy array: "
+                              "upload it with d = pm.DeviceArray.from_numpy(a) and pass d "
+                              "(kept while the descriptor is used), or pass a CUDA tensor")
+        device = _dlpack_device(array)
+        if device is not None and device[0] not in (2, 13):
+            raise LaunchError(f"pm.TensorMap needs an array in GPU memory, got a "
+                              f"{type(array).__name__} on {_dl_device_text(device[0])} (a "
+                              "torch tensor: t.cuda())")
         self._keep = [array] if hold else []  # the descriptor holds the address
         ptr, shape, elem = _device_view(array, self._keep if hold else [])
         element = element or elem
@@ -473,8 +487,9 @@ def _dlpack_view(obj, keep):
     return t.data + t.byte_offset, shape, name
 
 
-def _device_view(obj, keep):
-    """(device pointer, shape, element name) of a device array-like."""
+def _device_view(obj, keep, host_arrays=""):
+    """(device pointer, shape, element name) of a device array-like.
+    `host_arrays`: what the caller also takes, for the message."""
     keep = keep if keep is not None else []
     if isinstance(obj, DeviceArray):
         return obj.ptr, obj.shape, _element_name(obj.dtype)
@@ -502,8 +517,9 @@ def _device_view(obj, keep):
                                   f"(strides {cai['strides']})")
         keep.append(obj)
         return cai["data"][0], shape, _element_name(dtype)
-    raise LaunchError(f"expects a device array (pm.DeviceArray, numpy array, or an object "
-                      f"with __dlpack__ / __cuda_array_interface__), got {type(obj).__name__}")
+    raise LaunchError(f"expects an array in GPU memory (pm.DeviceArray, or an object with "
+                      f"__dlpack__ or __cuda_array_interface__, such as a CUDA torch "
+                      f"tensor){host_arrays}, got {type(obj).__name__}")
 
 
 _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
@@ -612,31 +628,19 @@ class LoadedKernel:
         if len(args) != len(self.params):
             raise LaunchError(f"{where} takes {len(self.params)} arguments "
                               f"({', '.join(n for n, _ in self.params)}), got {len(args)}")
-        grid = _dims(grid, "grid")
-        block = _dims(block, "block")
+        grid = _dims(grid, "grid", where)
+        block = _dims(block, "block", where)
         if math.prod(block) > 1024:
             raise LaunchError(f"{where}: a block has at most 1024 threads, got {block}")
-        required = required_block(self.compiled.ptx, self.name)
-        if required is not None and tuple(block) != required:
-            raise LaunchError(f"{where} requires block {required} (its .reqntid: the block "
-                              f"size it declares for its warp roles), got {tuple(block)}")
-        declared = required_cluster(self.compiled.ptx, self.name)
-        if declared is not None:
-            given = None if cluster is None else tuple(_dims(cluster, "cluster"))
-            if given != declared:
-                raise LaunchError(f"{where} requires cluster {declared} (its "
-                                  ".reqnctapercluster: the CTAs its multicasts and remote "
-                                  f"arrivals reach), got {given if given else 'no cluster'}")
+        if cluster is not None:
+            cluster = _dims(cluster, "cluster", where)
         if not isinstance(smem, int) or isinstance(smem, bool) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
-        # Host arrays and scalars are checked before the driver is touched.
+        # Host arrays, arrays in host memory, scalars and the launch
+        # contracts are checked before the driver is touched.
         for (pname, ptype), arg in zip(self.params, args):
             _check_host_argument(where, pname, ptype, arg)
-        least = required_smem(self.compiled.ptx, self.name)
-        if least is not None and smem < least:
-            raise LaunchError(f"{where} needs at least {least} bytes of dynamic shared memory "
-                              f"(its pipelines' barriers and shared-memory views end there), "
-                              f"got smem={smem}")
+        _check_launch_contracts(where, self.compiled.ptx, self.name, block, smem, cluster)
         d = driver()
         if not _chip_runs_on(self.compiled.chip, d.cc):
             raise LaunchError(f"{where} was compiled for {self.compiled.chip}; this GPU "
@@ -664,7 +668,6 @@ class LoadedKernel:
         config = _LaunchConfig(*grid, *block, smem, handle or None, None, 0)
         attrs = (_LaunchAttribute * 1)()
         if cluster is not None:
-            cluster = _dims(cluster, "cluster")
             for g, c in zip(grid, cluster):
                 if g % c:
                     raise LaunchError(f"{where}: grid {grid} is not a multiple of cluster "
@@ -690,7 +693,11 @@ class LoadedKernel:
                     copy_back.append((arg, dev))
                 ptr, shape, elem = dev.ptr, arg.shape, _element_name(arg.dtype)
             else:
-                ptr, shape, elem = _device_view(arg, keep)
+                try:
+                    ptr, shape, elem = _device_view(
+                        arg, keep, " or a numpy array (copied in and back out)")
+                except LaunchError as e:
+                    raise LaunchError(f"{where}: argument {pname}: {e}") from None
             if not _elements_match(expect_elem, elem):
                 want = NUMPY.get(expect_elem, expect_elem)
                 raise LaunchError(f"{where}: argument {pname} expects {ptype} (elements "
@@ -740,11 +747,13 @@ class LoadedKernel:
 
 
 def _default_stream(torch_args, stream):
-    """`stream`, or torch's current stream of the first torch tensor's
-    device when none is given and torch tensors are among the arguments."""
-    if stream is None and torch_args:
+    """`stream`, or torch's current stream of the first CUDA torch tensor's
+    device when none is given and such tensors are among the arguments."""
+    # A tensor in host memory is refused with the other arguments' checks.
+    cuda = [t for t in torch_args if getattr(t.device, "type", None) == "cuda"]
+    if stream is None and cuda:
         import torch
-        return torch.cuda.current_stream(torch_args[0].device)
+        return torch.cuda.current_stream(cuda[0].device)
     return stream
 
 
@@ -763,6 +772,47 @@ def hang_report() -> str:
     return "" if _driver is None else _driver.hang_report()
 
 
+def _check_launch_contracts(where, ptx, name, block, smem, cluster):
+    """The launch contracts a compiled kernel carries in its PTX, checked
+    before the driver is touched (block, smem and cluster are the launch's,
+    block and cluster as 3-tuples, cluster None without one). Each
+    contract is read by a function of its own (required_block, ...); the
+    compiler's recorded ones are constants of the PTX (_recorded_contract)."""
+    required = required_block(ptx, name)
+    if required is not None and tuple(block) != required:
+        raise LaunchError(f"{where} requires block {required} (its .reqntid: the block "
+                          f"size it declares for its warp roles), got {tuple(block)}")
+    declared = required_cluster(ptx, name)
+    if declared is not None:
+        given = None if cluster is None else tuple(cluster)
+        if given != declared:
+            raise LaunchError(f"{where} requires cluster {declared} (its "
+                              ".reqnctapercluster: the CTAs its multicasts and remote "
+                              f"arrivals reach), got {given if given else 'no cluster'}")
+    threads = required_threads(ptx, name)
+    if threads is not None and math.prod(block) < threads:
+        raise LaunchError(f"{where} needs at least {threads} threads per block (its "
+                          f"launch contract: with fewer, a warp role never runs and the "
+                          f"kernel hangs waiting for it), got block {tuple(block)}; "
+                          f"declare the block with @pm.kernel(block=...)")
+    least = required_smem(ptx, name)
+    if least is not None and smem < least:
+        raise LaunchError(f"{where} needs at least {least} bytes of dynamic shared memory "
+                          f"(its pipelines' barriers and shared-memory views end there), "
+                          f"got smem={smem}")
+
+
+def _recorded_contract(ptx: Optional[str], what: str, name: str) -> Optional[int]:
+    """A number the compiler recorded for kernel `name` as the PTX constant
+    `__pipeline_mlir_min_<what>_<name>` (pipeline-record-launch-contract),
+    or None."""
+    if not ptx:
+        return None
+    m = re.search(r"__pipeline_mlir_min_" + re.escape(what) + "_" + re.escape(name) +
+                  r"\s*=\s*(\d+)\s*;", ptx)
+    return int(m.group(1)) if m else None
+
+
 def required_cluster(ptx: Optional[str], name: str) -> Optional[Tuple[int, int, int]]:
     """The cluster shape a kernel of `ptx` declares (`.reqnctapercluster x,
     y, z` of its `.entry`), or None."""
@@ -777,14 +827,19 @@ def required_cluster(ptx: Optional[str], name: str) -> Optional[Tuple[int, int, 
     return tuple(int(x) if x else 1 for x in r.groups()) if r else None
 
 
+def required_threads(ptx: Optional[str], name: str) -> Optional[int]:
+    """The threads per block a kernel of `ptx` needs at least, as the
+    compiler recorded it (pipeline-record-launch-contract: the constant
+    `__pipeline_mlir_min_block_<name>`: the block it declares, or the least
+    whole-warp block in which every warp role runs), or None."""
+    return _recorded_contract(ptx, "block", name)
+
+
 def required_smem(ptx: Optional[str], name: str) -> Optional[int]:
     """The dynamic shared memory a kernel of `ptx` needs at least, as the
     compiler recorded it (pipeline-record-launch-contract: the constant
     `__pipeline_mlir_min_smem_<name>`), or None."""
-    if not ptx:
-        return None
-    m = re.search(r"__pipeline_mlir_min_smem_" + re.escape(name) + r"\s*=\s*(\d+)\s*;", ptx)
-    return int(m.group(1)) if m else None
+    return _recorded_contract(ptx, "smem", name)
 
 
 def required_block(ptx: Optional[str], name: str) -> Optional[Tuple[int, int, int]]:
@@ -829,7 +884,31 @@ def memref_params(ptype, ptr, shape):
         [ctypes.c_int64(d) for d in shape] + [ctypes.c_int64(s) for s in strides]
 
 
+_DL_DEVICES = {1: "the CPU", 3: "pinned host memory"}
+
+
+def _dl_device_text(kind):
+    return _DL_DEVICES.get(kind, f"DLPack device type {kind}")
+
+
+def _dlpack_device(obj):
+    """(device type, device id) of an array with __dlpack_device__, or None."""
+    if isinstance(obj, np.ndarray) or not hasattr(obj, "__dlpack_device__"):
+        return None
+    try:
+        kind, ident = obj.__dlpack_device__()
+        return int(kind), int(ident)
+    except Exception:
+        return None
+
+
 def _check_host_argument(where, pname, ptype, arg):
+    device = _dlpack_device(arg) if isinstance(ptype, T.MemRefType) else None
+    if device is not None and device[0] not in (2, 13):  # kDLCUDA, kDLCUDAManaged
+        raise LaunchError(f"{where}: argument {pname} is a {type(arg).__name__} on "
+                          f"{_dl_device_text(device[0])}, not on the GPU: move it there (a "
+                          "torch tensor: t.cuda()), or pass a numpy array, which is copied in "
+                          "and back out")
     if isinstance(ptype, T.MemRefType) and isinstance(arg, np.ndarray):
         elem = _element_name(arg.dtype)
         if not _elements_match(str(ptype.element), elem):
@@ -857,8 +936,25 @@ def _check_host_argument(where, pname, ptype, arg):
         raise LaunchError(f"{where}: argument {pname} expects an array ({ptype}), got a number")
 
 
-def _dims(d, what):
-    d = (d,) if isinstance(d, int) else tuple(d)
-    if not 1 <= len(d) <= 3 or any(not isinstance(x, int) or x < 1 for x in d):
-        raise LaunchError(f"{what} dims are 1 to 3 positive ints, got {d}")
-    return d + (1,) * (3 - len(d))
+def _dims(d, what, where=None):
+    """`grid=`, `block=` or `cluster=` as (x, y, z): an int or 1 to 3 ints."""
+    prefix = f"{where}: " if where else ""
+    given = d
+    if isinstance(d, (list, tuple)):
+        d = tuple(d)
+    elif _is_int(d):
+        d = (d,)
+    else:
+        raise LaunchError(f"{prefix}{what}={given!r}: {what} dims are an int or 1 to 3 "
+                          f"positive ints, got {type(given).__name__}"
+                          + (f" (write {what}={int(given)})"
+                             if isinstance(given, float) and given.is_integer() else ""))
+    if not 1 <= len(d) <= 3 or any(not _is_int(x) or x < 1 for x in d):
+        raise LaunchError(f"{prefix}{what}={given!r}: {what} dims are 1 to 3 positive ints")
+    return tuple(int(x) for x in d) + (1,) * (3 - len(d))
+
+
+def _is_int(x):
+    """An integer (numpy's too), not a bool."""
+    import numbers
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))

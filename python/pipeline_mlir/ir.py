@@ -30,27 +30,107 @@ _SKIPPED = {os.path.abspath(contextlib.__file__)}
 _state = threading.local()
 
 
-def _user_location():
-    """(file, line, column) of the innermost frame outside this package."""
+def _is_user_code(code):
+    """Code outside this package (and the context managers' module)."""
+    filename = code.co_filename
+    path = os.path.abspath(filename)
+    return not path.startswith(_PACKAGE_DIR + os.sep) and path not in _SKIPPED and \
+        not filename.startswith("<frozen")
+
+
+def _user_frames():
+    """The frames outside this package, innermost first."""
     frame = sys._getframe(1)
     while frame is not None:
-        filename = frame.f_code.co_filename
-        path = os.path.abspath(filename)
-        if not path.startswith(_PACKAGE_DIR + os.sep) and path not in _SKIPPED and \
-                not filename.startswith("<frozen"):
-            line, col = frame.f_lineno, 1
-            try:
-                positions = list(frame.f_code.co_positions())
-                pos = positions[frame.f_lasti // 2]
-                if pos[0] is not None:
-                    line = pos[0]
-                if pos[2] is not None:
-                    col = pos[2] + 1
-            except (AttributeError, IndexError):
-                pass
-            return path, line, col
+        if _is_user_code(frame.f_code):
+            yield frame
         frame = frame.f_back
+
+
+def _user_location():
+    """(file, line, column) of the innermost frame outside this package."""
+    for frame in _user_frames():
+        path = os.path.abspath(frame.f_code.co_filename)
+        line, col = frame.f_lineno, 1
+        try:
+            positions = list(frame.f_code.co_positions())
+            pos = positions[frame.f_lasti // 2]
+            if pos[0] is not None:
+                line = pos[0]
+            if pos[2] is not None:
+                col = pos[2] + 1
+        except (AttributeError, IndexError):
+            pass
+        return path, line, col
     return "<unknown>", 0, 0
+
+
+_LOCATED = re.compile(r"(/|<unknown>).*?:\d+: ")
+
+
+def _locate(error):
+    """Prefixes a BuildError raised while a kernel was built with the file
+    and line of the innermost user code in its traceback (the line that
+    called the builder), unless its message starts with a location."""
+    if _LOCATED.match(str(error)):
+        return
+    where, tb = None, error.__traceback__
+    while tb is not None:
+        if _is_user_code(tb.tb_frame.f_code):
+            where = (os.path.abspath(tb.tb_frame.f_code.co_filename), tb.tb_lineno)
+        tb = tb.tb_next
+    if where is not None:
+        error.args = (f"{where[0]}:{where[1]}: {error}",) + error.args[1:]
+
+
+def _python_name(value):
+    """The Python name of a kernel value where the user's code holds it:
+    a local variable (`acc`), an item of a local list or tuple
+    (`loop.results[0]`), or an attribute of a local object (`loop.iv`);
+    None if none is found. The innermost user frame is searched first."""
+    for depth, frame in enumerate(_user_frames()):
+        if depth > 8:
+            break
+        local = frame.f_locals
+        for name, obj in local.items():
+            if obj is value:
+                return name
+        for name, obj in local.items():
+            found = _name_inside(obj, value, name)
+            if found:
+                return found
+    return None
+
+
+def _name_inside(obj, value, name):
+    if isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            if item is value:
+                return f"{name}[{i}]"
+        return None
+    if isinstance(obj, (Value, Loop, _IfContext)):
+        for attr, item in vars(obj).items():
+            if attr.startswith("_"):
+                continue
+            if item is value:
+                return f"{name}.{attr}"
+            if isinstance(item, (list, tuple)):
+                for i, x in enumerate(item):
+                    if x is value:
+                        return f"{name}.{attr}[{i}]"
+    return None
+
+
+def _describe(value):
+    """`name` (type) or, without a Python name, the value's type and the
+    line that made it."""
+    name = _python_name(value)
+    if name:
+        return f"`{name}` ({value.type})"
+    loc = getattr(value, "loc", None)
+    if loc and loc[1]:
+        return f"the {value.type} value made at {os.path.basename(loc[0])}:{loc[1]}"
+    return f"the {value.type} value {value.name}"
 
 
 def _quote(s):
@@ -118,6 +198,7 @@ class _Builder:
     def emit(self, text, loc=None, regions=(), tail="", terminator=None):
         op = _Op(text, loc or _user_location(), regions, tail, terminator)
         self.block.ops.append(op)
+        self.last_loc = op.loc  # the location of the values made next
         return op
 
     def op(self, fmt, result_type=None, hint="v", loc=None):
@@ -140,6 +221,8 @@ class Value:
         self.type = type
         b = getattr(_state, "builder", None)
         self.block = b.blocks[-1] if b is not None and b.blocks else None
+        # The op that made it was the last one emitted (for messages).
+        self.loc = getattr(b, "last_loc", None) if b is not None else None
 
     def __str__(self):
         b = getattr(_state, "builder", None)
@@ -147,7 +230,7 @@ class Value:
                 not any(self.block is blk for blk in b.blocks):
             file, line, _ = _user_location()
             raise BuildError(
-                f"{file}:{line}: {self.name} ({self.type}) was made inside a `with` block "
+                f"{file}:{line}: {_describe(self)} was made inside a `with` block "
                 "that has ended "
                 "(a pm.range or pm.if_ body, or a produce/consume region): it cannot be "
                 "used after it. Carry it out of a loop with pm.range(carry=...), out of "
@@ -164,10 +247,24 @@ class Value:
             "instead of `if`, and pm.range instead of Python loops over values")
 
     # Arithmetic: arith ops of the operands' type (ints convert).
+    def _same_type(self, other, reverse):
+        """Refuses operands of two types, naming them and the cast."""
+        if other.type == self.type:
+            return
+        a, b = (other, self) if reverse else (self, other)
+        message = f"operands of different types: {a.type} and {b.type}"
+        if isinstance(a.type, T.ScalarType) and isinstance(b.type, T.ScalarType):
+            na, nb = _python_name(a), _python_name(b)
+            if na and nb:
+                message += f" (`{na}` and `{nb}`)"
+            message += (f": nothing converts implicitly; cast one to the other's type, "
+                        f"`{nb or 'value'}.cast(pm.{a.type})` or "
+                        f"`{na or 'value'}.cast(pm.{b.type})`")
+        raise BuildError(message)
+
     def _bin(self, other, int_op, float_op, reverse=False):
         other = as_value(other, self.type)
-        if other.type != self.type:
-            raise BuildError(f"operands of different types: {self.type} and {other.type}")
+        self._same_type(other, reverse)
         a, b = (other, self) if reverse else (self, other)
         op = float_op if self.type.is_float else int_op
         if op is None:
@@ -194,6 +291,7 @@ class Value:
 
     def _cmp(self, other, pred_u, pred_s, pred_f):
         other = as_value(other, self.type)
+        self._same_type(other, False)
         if self.type.is_float:
             return _current().op(f"{{r}} = arith.cmpf {pred_f}, {self}, {other} : {self.type}", T.i1)
         pred = pred_u if self.type.kind == "index" else pred_s
@@ -704,10 +802,49 @@ def _ods_syntax(name, values, result_types=()):
     return text
 
 
+def _as_typed(x, ty, what):
+    """`x` as a value of the integer or index type `ty`: a number becomes a
+    constant, an index value an iN one and back (arith.index_cast); any
+    other type is refused, naming it."""
+    if isinstance(x, Value):
+        if x.type == ty:
+            return x
+        kinds = {getattr(x.type, "kind", None), ty.kind}
+        if kinds == {"index", "int"} and T.i1 not in (x.type, ty):
+            return x.cast(ty)
+        raise BuildError(f"{what} is {ty}, got {_describe(x)}" +
+                         (f": convert it with .cast(pm.{ty})"
+                          if isinstance(x.type, T.ScalarType) else ""))
+    if isinstance(x, (numbers.Real, bool)):
+        return as_value(x, ty)
+    raise BuildError(f"{what} is {ty}: expects a kernel value or a Python number, "
+                     f"got {type(x).__name__}")
+
+
+def _coerce_operands(name, values):
+    """The operands of op `name` whose declared type is one builtin integer
+    or index type (_generated.OPS[name]["types"]) converted to it."""
+    declared = _generated.OPS.get(name, {}).get("types", {})
+    for key, text in declared.items():
+        given = values.get(key)
+        ty = getattr(T, text, None)
+        if given is None or given is False or ty is None:
+            continue
+        what = f"{name} operand '{key}'"
+        if isinstance(given, (list, tuple)):
+            values[key] = [v if isinstance(v, str) else _as_typed(v, ty, what)
+                           for v in given]
+        elif not isinstance(given, str):
+            values[key] = _as_typed(given, ty, what)
+    return values
+
+
 def _pipeline_op(name, results=(), **values):
     """Emits pipeline op `name` (see _ods_syntax); `results` are
-    (hint, type) pairs. Returns the result names."""
+    (hint, type) pairs. Returns the result names. Operands of a declared
+    integer or index type are converted to it (numbers, index <-> iN)."""
     b = _current()
+    values = _coerce_operands(name, values)
     names = [b.fresh(hint) for hint, _ in results]
     text = _ods_syntax(name, values, [t for _, t in results])
     b.emit((", ".join(names) + " = " if names else "") + text)
@@ -864,9 +1001,11 @@ def tma_prefetch(desc: "Value") -> None:
 def tma_load(desc: "Value", coords: Sequence[Union["Value", int]],
              barriers: Tuple["Value", "Value"], dst: "Value") -> None:
     """nvgpu.tma.async.load of the box at `coords` (innermost first) into
-    `dst`, completing on `barriers` = stage.mbar()."""
+    `dst`, completing on `barriers` = stage.mbar(). The coordinates are
+    index values (nvgpu's); numbers and integer values of another type (the
+    i32 coordinates of pipeline.tma_load) are converted."""
     group, ident = barriers
-    cs = ", ".join(str(as_value(c)) for c in coords)
+    cs = ", ".join(str(_as_typed(c, T.index, "pm.tma_load coordinate")) for c in coords)
     _current().op(f"nvgpu.tma.async.load {desc}[{cs}], {group}[{ident}] to {dst} : "
                   f"{desc.type}, {group.type} -> {dst.type}")
 
@@ -928,6 +1067,9 @@ class Kernel:
         try:
             self.fn(*args)
             b.emit("gpu.return", loc=self.loc)
+        except BuildError as error:
+            _locate(error)
+            raise
         finally:
             _state.builder = prev
         _check_if_results(entry)

@@ -23,6 +23,7 @@ import tma_copy  # noqa: E402
 sys.path.insert(0, str(ROOT / "python" / "tests"))
 import dynamic_shapes  # noqa: E402
 import hanging  # noqa: E402
+import role_warps  # noqa: E402
 import summing_ring  # noqa: E402
 
 os.environ["PIPELINE_MLIR_CACHE"] = os.environ["PIPELINE_MLIR_TEST_CACHE"]
@@ -30,6 +31,7 @@ for what, chip in ((handoff_ring.handoff_ring, "sm_90a"), (handoff_ring.handoff_
                    (tma_copy.tma_copy, "sm_90a"), (gemm.load(), "sm_90a"),
                    (dynamic_shapes.scale_rows, "sm_90a"),
                    (summing_ring.summing_ring, "sm_90a"),
+                   (role_warps.fourth_warp_producer, "sm_90a"),
                    (gemm_builder.gemm_bf16, "sm_90a")):
     mod = pm.compile(what, chip=chip)
     print(f"{mod.name} {chip}: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")

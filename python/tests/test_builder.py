@@ -252,8 +252,13 @@ def test_use_after_its_block_is_refused_at_the_line(case):
     line = k.fn.__code__.co_firstlineno + next(
         i for i, text in enumerate(src) if text.endswith(f"# use:{case}"))
     with pytest.raises(pm.BuildError, match=rf"test_builder.py:{line}: .* was made inside a "
-                                            r"`with` block that has ended"):
+                                            r"`with` block that has ended") as info:
         k.mlir()
+    # Named as the Python code names it (it was the SSA name, %v40).
+    name = {"value_from_consume": "`v` (i32)", "stage_after_block": "`s` (!pipeline.stage",
+            "index_after_loop": "`i` (index)", "carried_after_loop": "`loop.carried[0]` (i32)",
+            "value_from_branch": "`w` (i32)"}[case]
+    assert f"{line}: {name}" in str(info.value), str(info.value)
 
 
 def test_iterating_a_value_is_refused():

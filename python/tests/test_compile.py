@@ -2,6 +2,8 @@
 
 import re
 
+import numpy as np
+
 import pytest
 
 import pipeline_mlir as pm
@@ -229,3 +231,105 @@ def test_attention_sm100_twin_checks_and_assembles(head_dim, causal):
     assert len(s_mma) == 2 * (head_dim // 16)
     assert len(pv_mma) == 2 * 8
     assert ".local" not in ptx
+
+
+_HANGING_KERNEL = '''
+import pipeline_mlir as pm
+
+@pm.kernel
+def starved(out: pm.memref((4,), pm.i32)):
+    smem = pm.dynamic_shared_memory()
+    p = pm.pipeline(smem, stages=2)
+    p.init(producer=1, consumer=1)
+    with pm.if_(pm.thread_id() == 0):
+        with p.consume() as stage:
+            out[stage.index] = pm.constant(1, pm.i32)
+'''
+
+_COMPILE_IN_A_CHILD = r'''
+import sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import pipeline_mlir as pm
+from pipeline_mlir import _capi
+import hanging_kernel
+options = dict(chip="sm_90a", assemble=False, hang_report=2_000_000, verify_protocol=False)
+try:
+    mod = pm.compile(hanging_kernel.starved, **options)
+except pm.ToolchainError as error:
+    print("ToolchainError:", error)
+    raise SystemExit(2)
+print("cached" if mod.cached else "compiled", "library" if _capi._lib else "no-library", mod.key)
+import re
+sites = re.search(r"__pipeline_hang_sites\[\d+\] = \{([^}]*)\}", mod.ptx).group(1)
+assert "hanging_kernel.py:" in bytes(int(b) for b in sites.split(",")).decode()
+'''
+
+
+@pytest.mark.parametrize("where", ["same_file", "copied_source"])
+def test_cache_hit_with_options_needs_no_compiler(tmp_path, where):
+    """A machine with only the kernel cache: a kernel compiled with options
+    that put its Python lines into the PTX (the hang report) loads from the
+    cache without the compiler library, also when its source lives in
+    another directory than where the cache was filled (another machine, a
+    copied checkout). The child processes run with PIPELINE_MLIR_CAPI
+    naming no file, so that loading the library fails."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    python = str(pathlib.Path(pm.__file__).resolve().parents[1])
+    filled, elsewhere = tmp_path / "filled", tmp_path / "elsewhere"
+    for d in (filled, elsewhere):
+        d.mkdir()
+        (d / "hanging_kernel.py").write_text(_HANGING_KERNEL)
+    (tmp_path / "child.py").write_text(_COMPILE_IN_A_CHILD)
+    env = dict(os.environ, PIPELINE_MLIR_CACHE=str(tmp_path / "cache"))
+
+    def child(directory, **extra):
+        return subprocess.run([sys.executable, str(tmp_path / "child.py"), python,
+                               str(directory)], capture_output=True, text=True,
+                              env=dict(env, **extra), timeout=300)
+
+    fill = child(filled)
+    assert fill.returncode == 0 and fill.stdout.startswith("compiled"), fill.stdout + fill.stderr
+    key = fill.stdout.split()[2]
+    # Two entries: the exact key, and the key without the source's directory.
+    entries = {e.name for e in (tmp_path / "cache").iterdir()}
+    assert len(entries) == 2 and key in entries, entries
+    if where == "copied_source":
+        # A cache filled before the second entry existed gets it at a hit.
+        import shutil
+        shutil.rmtree(tmp_path / "cache" / (entries - {key}).pop())
+        again = child(filled)
+        assert again.stdout.startswith("cached"), again.stdout + again.stderr
+        assert {e.name for e in (tmp_path / "cache").iterdir()} == entries
+    no_library = str(tmp_path / "nowhere" / "libPipelineMLIRCAPI.so")
+    run = child(filled if where == "same_file" else elsewhere, PIPELINE_MLIR_CAPI=no_library)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.split()[:2] == ["cached", "no-library"], run.stdout
+    # A kernel that was never compiled still needs the compiler, and says so.
+    (elsewhere / "hanging_kernel.py").write_text(_HANGING_KERNEL.replace("stages=2", "stages=3"))
+    miss = child(elsewhere, PIPELINE_MLIR_CAPI=no_library)
+    assert miss.returncode == 2 and "libPipelineMLIRCAPI.so" in miss.stdout, \
+        miss.stdout + miss.stderr
+
+
+# Roles in warps 1 and 3, no @pm.kernel(block=...): the compiler records the
+# least block the roles need (four warps) as the kernel's launch contract,
+# and a launch with one warp, which would wait forever for the producer, is
+# refused before the driver is touched.
+def test_least_block_is_recorded_and_enforced():
+    from pipeline_mlir.driver import required_threads
+    import role_warps
+    mod = pm.compile(role_warps.fourth_warp_producer, chip="sm_90a", assemble=False,
+                     cache=False)
+    name = "fourth_warp_producer"
+    assert re.search(r"__pipeline_mlir_min_block_" + name + r"\s*=\s*128;", mod.ptx)
+    assert required_threads(mod.ptx, name) == 128
+    kernel = mod.kernel()
+    a = np.zeros((64, 32), np.int32)
+    with pytest.raises(pm.LaunchError, match=r"needs at least 128 threads per block .* "
+                       r"got block \(32, 1, 1\)"):
+        kernel(a, a, block=32, smem=1024)
+    with pytest.raises(pm.LaunchError, match=r"needs at least 128 threads"):
+        kernel(a, a, block=(32, 3), smem=1024)

@@ -172,3 +172,131 @@ def test_deep_text_is_refused_in_process():
     with pytest.raises(pm.CompileError, match=r"deep.mlir:1025:11: error: the input nests "
                                               "brackets more than 1024 deep"):
         pm.check(Module.from_mlir(text, name="deep"))
+
+
+def _line_of(fn, marker):
+    src = inspect.getsource(fn).splitlines()
+    return fn.__code__.co_firstlineno + next(
+        i for i, text in enumerate(src) if text.endswith(f"# {marker}"))
+
+
+def test_value_used_after_its_block_without_a_name():
+    # A value no Python variable holds is described by its type and the
+    # line that made it.
+    @pm.kernel
+    def k(x: M):
+        with pm.if_(pm.thread_id() == 0):
+            made = {"w": pm.thread_id().cast(pm.i32)}  # made
+        x[0] = made["w"]
+    with pytest.raises(pm.BuildError, match=rf"the i32 value made at test_edges.py:"
+                                            rf"{_line_of(k.fn, 'made')} was made inside"):
+        k.mlir()
+
+
+@pytest.mark.parametrize("op", ["add", "compare"])
+def test_operands_of_different_types_at_the_line_with_the_cast(op):
+    @pm.kernel
+    def k(a: pm.memref((4,), pm.f32), b: pm.memref((4,), pm.bf16)):
+        x, y = a[0], b[0]
+        if op == "add":
+            a[1] = x + y  # mixed
+        else:
+            with pm.if_(x < y):  # mixed
+                pass
+    line = _line_of(k.fn, "mixed") if op == "add" else _line_of(k.fn, "mixed") + 2
+    with pytest.raises(pm.BuildError) as info:
+        k.mlir()
+    message = str(info.value)
+    assert f"test_edges.py:{line}: operands of different types: f32 and bf16" in message, \
+        message
+    assert "f32 and bf16 (`x` and `y`)" in message
+    assert "`y.cast(pm.f32)` or `x.cast(pm.bf16)`" in message
+
+
+def test_builder_errors_point_at_the_line():
+    # Errors raised deep in the builder carry the user's line too.
+    @pm.kernel
+    def k(x: M):
+        x[0, 1] = 2  # two indices
+    with pytest.raises(pm.BuildError, match=rf"test_edges.py:{_line_of(k.fn, 'two indices')}: "
+                                            r"memref<64xi32> takes 1 indices, got 2"):
+        k.mlir()
+
+
+Tile = pm.memref((32, 32), pm.i32, pm.smem)
+LLVMPointer = pm.types.OpaqueType("!llvm.ptr")  # pipeline.tma_load's descriptor
+
+
+def _tma_kernel(coordinate_type):
+    Payload = pm.memref((2, 1, 32, 32), pm.i32, pm.smem)
+
+    def k(desc, n):
+        smem = pm.dynamic_shared_memory()
+        buf = pm.view(smem, 1024, Payload.shape, pm.i32)
+        p = pm.pipeline(smem, stages=2)
+        tp = pm.tile_pipeline(p, [buf], k_group_size=1)
+        tp.init(producer=1, consumer=1)
+        with pm.if_(pm.thread_id() == 0):
+            stage = tp.acquire_producer()
+            stage.expect_tx()
+            tile = pm.subview(stage.payload(0), [0, 0, 0], [1, 32, 32])
+            pm.tma_load(desc, [n, n * 2], stage.mbar(), tile)  # load
+            stage.release()
+            tp.drain_producer()
+        with pm.if_(pm.thread_id() == 32):
+            with tp.consume() as s:
+                s.arrive()
+    # Annotations set here: this file's are strings, evaluated in its globals.
+    k.__annotations__ = {"desc": pm.tensormap(Tile), "n": coordinate_type}
+    return pm.kernel(k)
+
+
+def test_tma_load_takes_i32_coordinates():
+    # pm.tma_load's coordinates are index values (nvgpu's); the i32 ones of
+    # pipeline.tma_load were a raw parser error: they are converted.
+    k = _tma_kernel(pm.i32)
+    text = k.mlir()
+    assert "arith.index_cast %arg.n : i32 to index" in text
+    pm.check(k)
+    pm.check(_tma_kernel(pm.index))
+
+
+def test_tma_load_refuses_a_float_coordinate_at_the_line():
+    k = _tma_kernel(pm.f32)
+    with pytest.raises(pm.BuildError) as info:
+        k.mlir()
+    message = str(info.value)
+    assert "pm.tma_load coordinate is index, got `n` (f32)" in message, message
+    assert ".cast(pm.index)" in message
+    # The line of the pm.tma_load call (in _tma_kernel's body).
+    assert f"test_edges.py:{_line_of(_tma_kernel, 'load')}:" in message
+
+
+def test_pipeline_op_operands_take_their_declared_type():
+    # pipeline.tma_load's coordinates are i32 (its ODS): index values and
+    # numbers are converted (the types come from the generated op table).
+    from pipeline_mlir import _generated
+    assert _generated.OPS["pipeline.tma_load"]["types"]["coordinates"] == "i32"
+    Payload = pm.memref((2, 1, 32, 32), pm.i32, pm.smem)
+
+    @pm.kernel
+    def k(desc: LLVMPointer, n: pm.i32):
+        smem = pm.dynamic_shared_memory()
+        buf = pm.view(smem, 1024, Payload.shape, pm.i32)
+        p = pm.pipeline(smem, stages=2)
+        tp = pm.tile_pipeline(p, [buf], k_group_size=1)
+        tp.init(producer=1, consumer=1)
+        with pm.if_(pm.thread_id() == 0):
+            stage = tp.acquire_producer()
+            stage.expect_tx()
+            tile = pm.subview(stage.payload(0), [0, 0, 0], [1, 32, 32])
+            pm.pipeline_op("pipeline.tma_load", stage=stage, descriptor=desc,
+                           coordinates=[pm.thread_id() * 32, n], dst=tile)
+            stage.release()
+            tp.drain_producer()
+        with pm.if_(pm.thread_id() == 32):
+            with tp.consume() as s:
+                s.arrive()
+    text = k.mlir()
+    assert "arith.index_cast" in text and ": index to i32" in text
+    pm.check(k)

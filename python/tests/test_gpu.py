@@ -90,6 +90,23 @@ def test_dynamic_shapes():
         assert np.array_equal(out, (src[:, 0] + src[:, 3]) * 3)
 
 
+def test_least_block_contract():
+    """Roles in warps 1 and 3 and no declared block: the recorded contract
+    (four warps) refuses one warp, which would hang, and a launch with the
+    four warps it needs moves every row."""
+    import numpy as np
+    import pipeline_mlir as pm
+    import role_warps
+    k = pm.compile(role_warps.fourth_warp_producer, chip="sm_90a").kernel()
+    src = np.random.default_rng(3).integers(-2**31, 2**31 - 1, (role_warps.ROWS, 32),
+                                            dtype=np.int32)
+    out = np.zeros_like(src)
+    with pytest.raises(pm.LaunchError, match="needs at least 128 threads per block"):
+        k(src, out, block=32, smem=role_warps.SMEM)
+    k(src, out, block=128, smem=role_warps.SMEM)
+    assert np.array_equal(out, src)
+
+
 def test_loop_carried_values():
     """A consumer that keeps register state: per lane, the sum of a column
     and the count of its negative values, carried through pm.range(carry=)
@@ -181,37 +198,41 @@ def test_pm_gemm(variant, shape):
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 def test_pm_gemm_on_a_side_stream():
-    # Work queued on a non-blocking side stream before pm.gemm (200 passes
-    # over A, then A = 2) must be seen by the GEMM, which runs on that stream
-    # (torch's current one); pm.gemm returns without waiting (the stream is
-    # still busy when it returns, even with a new output tensor and new
-    # descriptors, which are uploaded in the stream's order).
-    import ctypes
+    # Work queued on a non-blocking side stream before pm.gemm (a long spin,
+    # 200 passes over A, then A = 2) must be seen by the GEMM, which runs on
+    # that stream (torch's current one); pm.gemm returns without waiting (the
+    # stream is still busy when it returns, even with a new output tensor and
+    # new descriptors, which are uploaded in the stream's order).
     import torch
     import pipeline_mlir as pm
-    from pipeline_mlir.driver import driver
     m, n, k = 2048, 2048, 4096
     a = torch.ones((m, k), device="cuda", dtype=torch.bfloat16)
     b = torch.full((n, k), 0.5, device="cuda", dtype=torch.bfloat16)
     pm.gemm(a, b)  # compiled (or loaded) once before the timed part
     torch.cuda.synchronize()
-    handle = ctypes.c_void_p()
-    assert driver().lib.cuStreamCreate(ctypes.byref(handle), 1) == 0  # NON_BLOCKING
-    side = torch.cuda.ExternalStream(handle.value)
-    for _ in range(3):
-        with torch.cuda.stream(side):
-            for _ in range(200):
-                a.mul_(1.0)
-            a.fill_(2.0)
-            keep = torch.empty((4096, 4096), device="cuda")  # a new output address
-            c = pm.gemm(a, b)
-            busy = not side.query()
-        side.synchronize()
-        assert busy, "pm.gemm waited for the stream"
-        assert torch.all(c == 2.0 * 0.5 * k).item(), c[0, :4]
-        a.fill_(1.0)
-        del keep
-    driver().lib.cuStreamDestroy_v2(handle)
+    side, destroy = _side_stream()
+    try:
+        for _ in range(3):
+            with torch.cuda.stream(side):
+                # About 0.1 s of GPU time queued first (a spin of 2e8 clock
+                # cycles): the stream is surely still busy when pm.gemm
+                # returns, whatever the host's speed (200 passes alone raced
+                # with the host on an H100).
+                torch.cuda._sleep(200_000_000)
+                for _ in range(200):
+                    a.mul_(1.0)
+                a.fill_(2.0)
+                keep = torch.empty((4096, 4096), device="cuda")  # a new output address
+                c = pm.gemm(a, b)
+                busy = not side.query()
+            side.synchronize()
+            assert busy, "pm.gemm waited for the stream"
+            assert torch.all(c == 2.0 * 0.5 * k).item(), c[0, :4]
+            a.fill_(1.0)
+            del keep
+    finally:
+        torch.cuda.synchronize()
+        destroy()
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
@@ -400,6 +421,34 @@ def test_launch_with_torch_tensors_on_the_current_stream():
             dst.zero_()
     finally:
         destroy()
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_cpu_torch_tensor_is_a_launch_error():
+    # A torch tensor in host memory passed to a launch, or to pm.TensorMap:
+    # a LaunchError naming the argument and what to pass (it was torch's
+    # ValueError, from asking for the current stream of the CPU device).
+    import torch
+    import pipeline_mlir as pm
+    import dynamic_shapes
+    k = pm.compile(dynamic_shapes.scale_rows, chip="sm_90a").kernel()
+    rows = 256
+    src_cpu = torch.ones((rows, 4), dtype=torch.int32)
+    dst = torch.zeros(rows, dtype=torch.int32, device="cuda")
+    for args in ((src_cpu, dst, 3), (src_cpu, dst.cpu(), 3)):
+        with pytest.raises(pm.LaunchError, match=r"kernel scale_rows: argument src is a "
+                                                 r"Tensor on the CPU, not on the GPU: .*cuda\(\)"):
+            k(*args, grid=rows // 128, block=128)
+        with pytest.raises(pm.LaunchError, match="argument src is a Tensor on the CPU"):
+            k.prepare(*args, grid=rows // 128, block=128)
+    with pytest.raises(pm.LaunchError, match="argument dst is a Tensor on the CPU"):
+        k(src_cpu.cuda(), dst.cpu(), 3, grid=rows // 128, block=128)
+    with pytest.raises(pm.LaunchError, match="pm.TensorMap needs an array in GPU memory, "
+                                             "got a Tensor on the CPU"):
+        pm.TensorMap(torch.zeros((64, 64)), (32, 32))
+    # The same arguments on the GPU launch.
+    k(src_cpu.cuda(), dst, 3, grid=rows // 128, block=128, sync=True)
+    assert torch.all(dst == 6).item()
 
 
 @pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")

@@ -178,3 +178,102 @@ def test_declared_cluster_is_required():
         @pm.kernel(cluster=(4, 8))
         def big(x: pm.memref((64,), pm.i32)):
             pass
+
+
+def _module(params, ptx=""):
+    """A compiled module with one kernel `k` of `params`, without the
+    compiler (its PTX is only read for launch contracts)."""
+    from pipeline_mlir.compiler import CompiledModule
+    return CompiledModule("m", ptx, None, "sm_90a", {"k": list(params)})
+
+
+@pytest.mark.parametrize("launch,match", [
+    (dict(block=32.0), r"kernel k: block=32\.0: .*got float \(write block=32\)"),
+    (dict(grid="4"), r"kernel k: grid='4': .*got str"),
+    (dict(block=(32, 1.5)), r"kernel k: block=\(32, 1\.5\): block dims are 1 to 3 positive"),
+    (dict(cluster=2.0), r"kernel k: cluster=2\.0: .*got float"),
+    (dict(block=True), r"kernel k: block=True: .*got bool"),
+])
+def test_launch_dims_name_the_argument(launch, match):
+    # block=32.0 was "'float' object is not iterable" from tuple(32.0).
+    k = _module([("x", pm.memref((4,), pm.i32))]).kernel()
+    with pytest.raises(pm.LaunchError, match=match):
+        k(np.zeros(4, np.int32), **launch)
+
+
+def test_launch_dims_take_numpy_integers():
+    from pipeline_mlir.driver import _dims
+    assert _dims(np.int64(64), "block") == (64, 1, 1)
+    assert _dims((np.int32(2), 3), "grid") == (2, 3, 1)
+
+
+class _HostTensor:
+    """An array in host memory, as DLPack sees a CPU torch tensor."""
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError("the launcher must not export a host array")
+
+
+def test_array_in_host_memory_is_a_launch_error():
+    # A CPU torch tensor passed for a memref parameter: a LaunchError that
+    # names the argument and says what to pass, before the driver is
+    # touched (it was torch's ValueError, from its current stream of the
+    # CPU device).
+    k = _module([("x", pm.memref((4,), pm.i32))]).kernel()
+    with pytest.raises(pm.LaunchError, match=r"kernel k: argument x is a _HostTensor on the "
+                                             r"CPU, not on the GPU: .*numpy array"):
+        k(_HostTensor(), block=32)
+    with pytest.raises(pm.LaunchError, match="argument x is a _HostTensor on the CPU"):
+        k.prepare(_HostTensor(), block=32)
+
+
+def test_default_stream_ignores_tensors_in_host_memory():
+    # torch's current stream is asked for a CUDA tensor's device only: a CPU
+    # tensor is refused by the argument checks instead of torch raising.
+    from pipeline_mlir.driver import _default_stream
+
+    class Device:
+        type = "cpu"
+
+    class Tensor:
+        device = Device()
+    assert _default_stream([Tensor()], None) is None
+    assert _default_stream([Tensor()], 7) == 7
+
+
+def test_tensormap_says_what_it_takes():
+    # A TMA descriptor holds a device address: a numpy array is refused with
+    # what to pass instead (the message said it took numpy arrays).
+    with pytest.raises(pm.LaunchError, match=r"needs an array in GPU memory, got a numpy "
+                                             r"array: upload it with .*DeviceArray\.from_numpy"):
+        pm.TensorMap(np.zeros((64, 64), np.float32), (32, 32))
+    with pytest.raises(pm.LaunchError, match=r"GPU memory, got a _HostTensor on the CPU"):
+        pm.TensorMap(_HostTensor(), (32, 32))
+    with pytest.raises(pm.LaunchError, match=r"expects an array in GPU memory \(pm\.DeviceArray, "
+                                             r"or an object with __dlpack__") as info:
+        pm.TensorMap([[0.0] * 64] * 64, (32, 32))
+    assert "numpy" not in str(info.value)
+
+
+def test_memref_argument_of_another_kind_names_it():
+    k = _module([("x", pm.memref((4,), pm.i32))]).kernel()
+    with pytest.raises(pm.LaunchError, match=r"kernel k: argument x: expects an array in GPU "
+                                             r"memory .* or a numpy array .*got list"):
+        k._argument("kernel k", "x", pm.memref((4,), pm.i32), [1, 2, 3, 4], [], [])
+
+
+def test_recorded_launch_contracts_are_read_by_name():
+    # The compiler's recorded contracts are PTX constants
+    # __pipeline_mlir_min_<what>_<kernel>; each is read by its name.
+    from pipeline_mlir.driver import _recorded_contract, required_smem
+    ptx = (".global .align 8 .u64 __pipeline_mlir_min_smem_k = 576;\n"
+           ".global .align 8 .u64 __pipeline_mlir_min_smem_k2 = 64;\n")
+    assert required_smem(ptx, "k") == 576 and required_smem(ptx, "k2") == 64
+    assert _recorded_contract(ptx, "smem", "k") == 576
+    assert _recorded_contract(ptx, "block", "k") is None
+    k = _module([("x", pm.memref((4,), pm.i32))], ptx).kernel()
+    with pytest.raises(pm.LaunchError, match="needs at least 576 bytes"):
+        k(np.zeros(4, np.int32), block=32, smem=512)

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -469,10 +471,76 @@ std::string checkLaunchConfig(const LaunchConfig &cfg) {
   return "";
 }
 
+namespace {
+/// A kernel's launch contract: 0 where it records nothing.
+struct Contract {
+  uint64_t minThreads = 0;
+  uint64_t minSmem = 0;
+};
+
+/// The constant `<prefix>_<kernel>` of `module`, or 0 when absent.
+uint64_t contractConstant(CUmodule module, const std::string &name) {
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+  if (cuModuleGetGlobal(&ptr, &bytes, module, name.c_str()) != CUDA_SUCCESS ||
+      bytes != sizeof(uint64_t))
+    return 0;
+  uint64_t value = 0;
+  PMRT_CHECK(cuMemcpyDtoH(&value, ptr, sizeof(value)));
+  return value;
+}
+
+Contract contractOf(CUfunction fn) {
+  static std::mutex mutex;
+  static std::map<CUfunction, Contract> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(fn);
+  if (it != cache.end())
+    return it->second;
+  Contract contract;
+  CUmodule module = nullptr;
+  const char *name = nullptr;
+  if (cuFuncGetModule(&module, fn) == CUDA_SUCCESS &&
+      cuFuncGetName(&name, fn) == CUDA_SUCCESS && name) {
+    contract.minThreads = contractConstant(
+        module, std::string("__pipeline_mlir_min_block_") + name);
+    contract.minSmem = contractConstant(
+        module, std::string("__pipeline_mlir_min_smem_") + name);
+  }
+  cache.emplace(fn, contract);
+  return contract;
+}
+} // namespace
+
+std::string checkLaunchContract(CUfunction fn, const LaunchConfig &cfg) {
+  Contract contract = contractOf(fn);
+  uint64_t threads =
+      uint64_t(cfg.block[0]) * uint64_t(cfg.block[1]) * uint64_t(cfg.block[2]);
+  if (threads < contract.minThreads)
+    return "block (" + std::to_string(cfg.block[0]) + ", " +
+           std::to_string(cfg.block[1]) + ", " + std::to_string(cfg.block[2]) +
+           ") has " + std::to_string(threads) +
+           " threads; the kernel's roles need at least " +
+           std::to_string(contract.minThreads) +
+           " (its launch contract): with fewer, a role that waits on a "
+           "barrier never runs or its arrivals never complete a phase, and "
+           "the kernel hangs";
+  if (cfg.dynamicSmem < contract.minSmem)
+    return std::to_string(cfg.dynamicSmem) +
+           " bytes of dynamic shared memory; the kernel needs at least " +
+           std::to_string(contract.minSmem) +
+           " (its launch contract: its barriers and views at known offsets)";
+  return "";
+}
+
 void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
             KernelArgs &args) {
   orExit(std::string("launch of test ") + test + ": invalid configuration",
          checkLaunchConfig(cfg), 0);
+  orExit(std::string("launch of test ") + test +
+             ": refused by the kernel's "
+             "launch contract",
+         checkLaunchContract(fn, cfg), 0);
   if (cfg.dynamicSmem > 48 * 1024)
     PMRT_CHECK(cuFuncSetAttribute(
         fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, cfg.dynamicSmem));

@@ -8,6 +8,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -176,6 +177,43 @@ int main(void) {
     printf("ptx: %s\n", strstr(text.data, ".target sm_90a") ? ".target sm_90a" : "?");
     printf("ptx: %s\n", strstr(text.data, "mbarrier.try_wait") ? "mbarrier.try_wait" : "?");
     printf("cubin bytes: %ld\n", (long)pmlirResultGetModuleCubin(ptx, 0).length);
+
+    // The launch contract: the producer is threads 0..31, the consumer
+    // every other warp: two warps at least, and the barriers' 32 bytes.
+    // CHECK: contract: threads 64 smem 32 reqntid 0
+    // CHECK-NEXT: one warp: 1 kernel ring: block (32, 1, 1) has 32 threads; its roles need at least 64
+    // CHECK-NEXT: two warps: 0
+    // CHECK-NEXT: no smem: 1 kernel ring needs at least 32 bytes of dynamic shared memory (its launch contract), got 0
+    uint64_t threads = 0, smem = 0;
+    unsigned reqntid[3];
+    pmlirGetLaunchContract(text, str("ring"), &threads, &smem, reqntid);
+    printf("contract: threads %lu smem %lu reqntid %u\n", (unsigned long)threads,
+           (unsigned long)smem, reqntid[0]);
+    char why[512];
+    unsigned one[3] = {32, 1, 1}, two[3] = {64, 1, 1};
+    int refused = pmlirCheckLaunchContract(text, str("ring"), one, 32, why, sizeof(why));
+    printf("one warp: %d %s\n", refused, refused ? why : "");
+    printf("two warps: %d\n",
+           pmlirCheckLaunchContract(text, str("ring"), two, 32, why, sizeof(why)));
+    refused = pmlirCheckLaunchContract(text, str("ring"), two, 0, why, sizeof(why));
+    printf("no smem: %d %s\n", refused, refused ? why : "");
+
+    // A declared block (.reqntid) must be given exactly; another kernel's
+    // constant whose name starts with this one's is not this one's.
+    // CHECK-NEXT: declared: threads 0 reqntid 128 2 1
+    // CHECK-NEXT: declared (64, 4, 1): 1 kernel k requires block (128, 2, 1) (its .reqntid), got (64, 4, 1)
+    // CHECK-NEXT: declared (128, 2, 1): 0
+    const char *declared =
+        ".visible .const .align 8 .u64 __pipeline_mlir_min_block_k2 = 512;\n"
+        ".visible .entry k(\n\t.param .u64 k_param_0\n)\n.reqntid 128, 2, 1\n{\n\tret;\n}\n";
+    pmlirGetLaunchContract(str(declared), str("k"), &threads, &smem, reqntid);
+    printf("declared: threads %lu reqntid %u %u %u\n", (unsigned long)threads,
+           reqntid[0], reqntid[1], reqntid[2]);
+    unsigned flat[3] = {64, 4, 1}, exact[3] = {128, 2, 1};
+    refused = pmlirCheckLaunchContract(str(declared), str("k"), flat, 0, why, sizeof(why));
+    printf("declared (64, 4, 1): %d %s\n", refused, refused ? why : "");
+    printf("declared (128, 2, 1): %d\n",
+           pmlirCheckLaunchContract(str(declared), str("k"), exact, 0, why, sizeof(why)));
   }
   printDiagnostics(ptx);
   pmlirResultDestroy(ptx);

@@ -11,7 +11,7 @@ module attributes {gpu.container_module} {
   // CHECK:      gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86", flags = {ftz}>]
   // SM100:      gpu.module @kernels [#nvvm.target<O = 1, chip = "sm_100a", features = "+ptx88", flags = {ftz}>]
   gpu.module @kernels [#nvvm.target<chip = "sm_80", flags = {ftz}>] {
-    // CHECK:      llvm.func @producer(%{{.*}}: !llvm.ptr, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel}
+    // CHECK:      llvm.func @producer(%{{.*}}: !llvm.ptr, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel, pipeline.min_block_size = 32 : i64}
     // CHECK-NOT:  llvm.alloca
     // CHECK:      nvvm.mbarrier.init
     // CHECK:      nvvm.fence.mbarrier.init

@@ -308,6 +308,9 @@ int main(int argc, char **argv) {
       pmlir::getNVVMLoweringConfig(lowering);
   if (!config)
     return fail(toString(config.takeError()));
+  // The lowering replaces any #nvvm.target of the input with --chip's.
+  config->chipOrigin =
+      chipName.getNumOccurrences() ? "--chip" : "the default of --chip";
 
   pmlir::CompileOptions options;
   options.emitCubin = emitCubin;

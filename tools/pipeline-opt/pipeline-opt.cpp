@@ -4,7 +4,10 @@
 // upstream passes, and this project's dialect and passes. Unlike mlir-opt,
 // it exits non-zero when any pass reported an error, also one that did not
 // fail its pass (some upstream conversions report and go on), as
-// pipeline-compile and the C API do.
+// pipeline-compile and the C API do. Its diagnostics name the op by its
+// location only, as pipeline-compile's: -mlir-print-op-on-diagnostic is off
+// unless given (it attached the op in generic form to every error, for a
+// region op all the IR nested in it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -65,6 +69,13 @@ int main(int argc, char **argv) {
   registerAllPasses();
   pmlir::registerAllPipelinePasses();
   pmlir::test::registerTestProtocolEffectsPass();
+
+  // The default of -mlir-print-op-on-diagnostic becomes false before the
+  // command line is parsed, so that the flag still turns it on.
+  registerMLIRContextCLOptions();
+  if (llvm::cl::Option *printOp = llvm::cl::getRegisteredOptions().lookup(
+          "mlir-print-op-on-diagnostic"))
+    static_cast<llvm::cl::opt<bool> *>(printOp)->setInitialValue(false);
 
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -42,6 +42,10 @@ def ConvertPipelineToNVGPU : Pass<"convert-pipeline-to-nvgpu"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "target chip (e.g. sm_100a) for ops outside a gpu.module with an "
            "#nvvm.target">,
+    Option<"chipOrigin", "chip-origin", "std::string", /*default=*/"\"\"",
+           "where chip comes from, named in the chip diagnostics (default: "
+           "the pass option chip); a pipeline that gave every gpu.module an "
+           "#nvvm.target of this chip names it for those targets too">,
     Option<"hangReport", "hang-report", "uint64_t", /*default=*/"0",
            "0: off. Else every blocking wait reports where it waits (to "
            "host-visible memory, decoded through the module's site table) "

@@ -104,6 +104,9 @@ struct PipelineCompileOptions
 /// The checked options of a lowering to NVVM.
 struct NVVMLoweringConfig {
   std::string chip;
+  /// Where `chip` comes from, named in the lowering's chip diagnostics
+  /// ("--chip" in pipeline-compile).
+  std::string chipOrigin = "the pipeline option chip";
   /// Resolved PTX features (never empty).
   std::string features;
   unsigned ptxVersion = 0;

@@ -973,8 +973,8 @@ void pmlir::prepareHangReport(Operation *root, HangReport &report) {
     CreateOp create = getCreateOp(op->getOperand(0));
     std::string name = "(unknown)";
     if (create) {
-      if (auto attr = create->getAttrOfType<StringAttr>("name"))
-        name = attr.getValue().str();
+      if (std::optional<StringRef> given = create.getName())
+        name = given->str();
       else
         name = "pipeline at " + describeLocation(create.getLoc());
     }
@@ -1043,7 +1043,7 @@ struct ConvertPipelineToNVGPUPass
                         << chip << "'";
       return signalPassFailure();
     }
-    if (failed(checkPipelineToNVGPUPreconditions(root, chip)))
+    if (failed(checkPipelineToNVGPUPreconditions(root, chip, chipOrigin)))
       return signalPassFailure();
     if (checkOnly) {
       markAllAnalysesPreserved();

@@ -31,7 +31,14 @@ struct TargetChips {
 };
 } // namespace
 
-static TargetChips getTargetChips(Operation *op, StringRef defaultChip) {
+/// The chips of `op`: the #nvvm.target chips of its gpu.module, else
+/// `defaultChip`. A target of exactly `defaultChip` comes from
+/// `chipOrigin` when that is given: a pipeline attached it from its chip
+/// option (pipeline-attach-nvvm-target replaces the input's #nvvm.target).
+static TargetChips getTargetChips(Operation *op, StringRef defaultChip,
+                                  StringRef chipOrigin) {
+  std::string optionOrigin =
+      chipOrigin.empty() ? "the pass option chip" : chipOrigin.str();
   if (auto module = op->getParentOfType<gpu::GPUModuleOp>()) {
     TargetChips result;
     if (ArrayAttr targets = module.getTargetsAttr())
@@ -39,14 +46,22 @@ static TargetChips getTargetChips(Operation *op, StringRef defaultChip) {
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
           result.chips.push_back(nvvm.getChip().str());
     if (!result.chips.empty()) {
+      bool fromOption =
+          !chipOrigin.empty() && !defaultChip.empty() &&
+          llvm::all_of(result.chips, [&](const std::string &chip) {
+            return chip == defaultChip;
+          });
       result.origin =
-          ("the #nvvm.target of gpu.module @" + module.getSymName()).str();
+          fromOption
+              ? optionOrigin
+              : ("the #nvvm.target of gpu.module @" + module.getSymName())
+                    .str();
       return result;
     }
   }
   if (defaultChip.empty())
     return {};
-  return {{defaultChip.str()}, "the pass option chip"};
+  return {{defaultChip.str()}, optionOrigin};
 }
 
 bool pmlir::nvgpu_lowering::isChipName(StringRef chip) {
@@ -200,7 +215,8 @@ static std::optional<unsigned> getTcgen05CtaGroup(Operation *op) {
 }
 
 LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
-                                                       StringRef defaultChip) {
+                                                       StringRef defaultChip,
+                                                       StringRef chipOrigin) {
   bool failed = false;
   auto check = [&](Operation *op, Value value) {
     if (!isPipelineDialectType(value.getType()))
@@ -343,7 +359,7 @@ LogicalResult pmlir::checkPipelineToNVGPUPreconditions(Operation *root,
   root->walk([&](Operation *op) {
     if (!isa_and_present<PipelineDialect>(op->getDialect()))
       return;
-    TargetChips targets = getTargetChips(op, defaultChip);
+    TargetChips targets = getTargetChips(op, defaultChip, chipOrigin);
     bool isTcgen05Commit = getChipFeature(op) == ChipFeature::Tcgen05;
     if (isTcgen05Commit && targets.chips.empty()) {
       op->emitOpError() << "needs the target chip to lower to "

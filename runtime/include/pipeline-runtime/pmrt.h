@@ -162,6 +162,15 @@ struct LaunchConfig {
 /// grid's. Checked by launch() before the driver is called.
 std::string checkLaunchConfig(const LaunchConfig &cfg);
 
+/// Why the kernel's launch contract refuses `cfg`, or "" when it does not:
+/// the compiler records, for each kernel, the least threads per block its
+/// roles need (`__pipeline_mlir_min_block_<kernel>`: the declared block, or
+/// the least whole-warp block in which every role runs) and the least
+/// dynamic shared memory (`__pipeline_mlir_min_smem_<kernel>`), as
+/// constants of the module; a kernel without them has no contract. Read
+/// once per function. Checked by launch() before the driver is called.
+std::string checkLaunchContract(CUfunction fn, const LaunchConfig &cfg);
+
 /// Kernel parameters in declaration order, as the kernel ABI of
 /// docs/lowering.md has them: a memref of static shape is one device
 /// pointer (ptr), any other memref its pointer, offset, sizes and strides
@@ -201,8 +210,9 @@ CUstream stream();
 
 /// Launches `fn` with cuLaunchKernelEx on the runtime's stream, like
 /// launchAndWait, and returns without waiting; follow with
-/// waitWithWatchdog(test). An invalid `cfg` (checkLaunchConfig) is reported
-/// and exits(2).
+/// waitWithWatchdog(test). An invalid `cfg` (checkLaunchConfig) or one the
+/// kernel's contract refuses (checkLaunchContract) is reported and
+/// exits(2).
 void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
             KernelArgs &args);
 

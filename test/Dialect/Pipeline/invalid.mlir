@@ -164,6 +164,15 @@ func.func @create_misaligned(%buf: memref<?xi8, #gpu.address_space<workgroup>>) 
 
 // -----
 
+// The name the hang report gives the pipeline is a string.
+func.func @create_name_not_string() {
+  // expected-error@+1 {{'pipeline.create' op attribute 'name' failed to satisfy constraint: string attribute}}
+  %p = pipeline.create {name = 3 : i32} -> !pipeline.pipeline<stages = 2>
+  return
+}
+
+// -----
+
 func.func @create_negative_offset(%buf: memref<64xi8, #gpu.address_space<workgroup>>) {
   %c = arith.constant -8 : index
   // expected-error@+1 {{expects a non-negative offset, got -8}}

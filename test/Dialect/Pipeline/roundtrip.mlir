@@ -31,6 +31,9 @@ func.func @setup(%smem: !Smem) -> index {
   %p = pipeline.create -> !P
   // CHECK: pipeline.create in %{{.*}}[%{{.*}}] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2, producer_sub_stages = 2
   %q = pipeline.create in %smem[%c0] : !Smem -> !S
+  // CHECK: pipeline.create {name = "input"} -> !pipeline.pipeline<stages = 4>
+  %r = pipeline.create {name = "input"} -> !P
+  pipeline.init_mbars %r producer 1 consumer 4 : !P
   // CHECK: pipeline.smem_bytes !pipeline.pipeline<stages = 4>
   %n = pipeline.smem_bytes !P
   // CHECK: pipeline.init_mbars %{{.*}} producer 1 consumer 4 : !pipeline.pipeline<stages = 4>

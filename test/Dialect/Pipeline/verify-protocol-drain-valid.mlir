@@ -18,7 +18,15 @@ gpu.module @m {
     pipeline.init_mbars %a producer 1 consumer 1 cluster : !Pair
     pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
     pipeline.init_mbars %l producer 1 consumer 1 : !Local
-    scf.if %is_producer {
+    // The pair's producer runs in its leader (the consumers' arrivals reach
+    // the leader only).
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    %leader_producer = arith.andi %is_producer, %leader : i1
+    scf.if %leader_producer {
       scf.for %i = %c0 to %n step %c1 {
         pipeline.produce %a as %s : !Pair {
           pipeline.commit_mma %s : !pipeline.stage<producer, !Pair>
@@ -56,9 +64,15 @@ gpu.module @m {
   gpu.func @cluster_barrier(%is_producer: i1, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
     %a = pipeline.create -> !Pair
     pipeline.init_mbars %a producer 1 consumer 1 cluster : !Pair
-    scf.if %is_producer {
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    %leader_producer = arith.andi %is_producer, %leader : i1
+    scf.if %leader_producer {
       scf.for %i = %c0 to %n step %c1 {
         pipeline.produce %a as %s : !Pair {
           pipeline.commit_mma %s : !pipeline.stage<producer, !Pair>
@@ -241,7 +255,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %b = pipeline.create -> !Multi
-    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    pipeline.init_mbars %b producer 32 consumer 64 cluster : !Multi
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index
@@ -282,7 +296,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %b = pipeline.create -> !Multi
-    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    pipeline.init_mbars %b producer 32 consumer 64 cluster : !Multi
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index
@@ -324,7 +338,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %b = pipeline.create -> !Multi
-    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    pipeline.init_mbars %b producer 32 consumer 64 cluster : !Multi
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index

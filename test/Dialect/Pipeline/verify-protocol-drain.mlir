@@ -11,9 +11,16 @@ gpu.module @m {
   gpu.func @pair_no_drain(%is_mma: i1, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
     %accp = pipeline.create -> !Acc
     pipeline.init_mbars %accp producer 1 consumer 256 cluster : !Acc
-    scf.if %is_mma {
+    // The MMA of the pair's leader produces.
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
+    %leader_mma = arith.andi %is_mma, %leader : i1
+    scf.if %leader_mma {
       scf.for %i = %c0 to %n step %c1 {
         // expected-error @+1 {{expects the producer of this pipeline to reach the kernel exit only after pipeline.drain_producer or a cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait), got a path without either: its CTAs signal each other (cta_group = 2), and a peer may still arrive on this CTA's barriers or write its shared memory after it exited}}
         %acc = pipeline.acquire_producer %accp : !Acc
@@ -276,7 +283,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %b = pipeline.create -> !Multi
-    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    pipeline.init_mbars %b producer 2 consumer 64 cluster : !Multi
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index
@@ -320,7 +327,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %b = pipeline.create -> !Multi
-    pipeline.init_mbars %b producer 1 consumer 2 cluster : !Multi
+    pipeline.init_mbars %b producer 32 consumer 64 cluster : !Multi
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %lane = arith.remui %tid, %c32 : index

@@ -342,4 +342,41 @@ gpu.module @seeded {
     }
     gpu.return
   }
+  // The cluster launch control request from one lane of the scheduler warp
+  // (pipeline-verify-protocol: clc_try_cancel expects the whole warp): the
+  // elect.sync over the full warp that issues try_cancel waits for the 31
+  // lanes that skipped it.
+  gpu.func @clc_one_lane(%n: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %count = arith.index_cast %n : i32 to index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #WG>
+    %c = pipeline.create in %smem[%c0] : memref<?xi8, #WG> -> !pipeline.pipeline<stages = 2, clc = true>
+    %resp = memref.view %smem[%c64][] : memref<?xi8, #WG> to memref<2x1x16xi8, #WG>
+    %clc = pipeline.input_tile_pipeline %c payload(%resp : memref<2x1x16xi8, #WG>) : !pipeline.pipeline<stages = 2, clc = true> -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>
+    pipeline.init_mbars %clc producer 1 consumer 32 cluster : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>
+    %tid = gpu.thread_id x
+    %w0 = arith.cmpi ult, %tid, %c32 : index
+    %lane0 = arith.cmpi eq, %tid, %c0 : index
+    scf.if %w0 {
+      scf.for %i = %c0 to %count step %c1 {
+        %p = pipeline.acquire_producer %clc : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>
+        scf.if %lane0 {
+          pipeline.clc_try_cancel %p : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>>
+        }
+        pipeline.release %p : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>>
+      }
+      pipeline.drain_producer %clc : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>
+    } else {
+      scf.for %i = %c0 to %count step %c1 {
+        %s = pipeline.acquire_consumer %clc : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>
+        %ok, %x, %y, %z = pipeline.clc_response %s : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>>
+        pipeline.arrive %s : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>>
+        pipeline.release %s : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #WG>]>>
+      }
+    }
+    gpu.return
+  }
 }

@@ -10,7 +10,7 @@
 
 // commit_mma (tcgen05.commit) exists on sm_100a only: on sm_90a it is a
 // diagnostic naming the op and the chip, before LLVM or ptxas run.
-// SM90: error: 'pipeline.commit_mma' op needs tcgen05.commit (sm_100a, sm_101a), which sm_90a lacks (chip from the #nvvm.target of gpu.module @mma)
+// SM90: error: 'pipeline.commit_mma' op needs tcgen05.commit (sm_100a, sm_101a), which sm_90a lacks (chip from --chip)
 
 !P = !pipeline.pipeline<stages = 2>
 !Q = !pipeline.pipeline<stages = 2, cta_group = 2>

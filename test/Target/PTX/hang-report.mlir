@@ -3,8 +3,10 @@
 // byte-identical to the PTX of the compiler before the report existed
 // (Inputs/warp_specialized.sm_90a.ptx; regenerate it only for a deliberate
 // change of the lowering, and say why in the commit). Last regenerated for
-// the launch contract (pipeline-record-launch-contract: one `.visible .const`
-// u64, the dynamic shared memory the kernel needs, 576 bytes); before that
+// the least block of the launch contract (one more `.visible .const` u64,
+// the 64 threads the example's two warp roles need); before that for the
+// launch contract's dynamic shared memory (one `.visible .const` u64, 576
+// bytes); before that
 // for pipeline-unroll-stages' rotate-wait (on by default): the example's loops
 // are unrolled by two rounds of the ring and the first wait of each round
 // pair moves to the end of the previous iteration; before that for its

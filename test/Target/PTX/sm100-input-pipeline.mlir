@@ -149,15 +149,24 @@ gpu.module @sm100 {
     %is_mma = arith.cmpi eq, %warp, %c0 : index
     %acc = pipeline.create -> !P2
     pipeline.init_mbars %acc producer 1 consumer 256 cluster : !P2
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
     scf.if %is_mma {
-      scf.for %i = %c0 to %n step %c1 {
-        %a = pipeline.acquire_producer %acc : !P2
-        pipeline.commit_mma %a : !pipeline.stage<producer, !P2>
-        pipeline.release %a : !pipeline.stage<producer, !P2>
+      // The leader's MMA warp produces: the epilogues' arrivals reach the
+      // leader's empty barriers only.
+      scf.if %leader {
+        scf.for %i = %c0 to %n step %c1 {
+          %a = pipeline.acquire_producer %acc : !P2
+          pipeline.commit_mma %a : !pipeline.stage<producer, !P2>
+          pipeline.release %a : !pipeline.stage<producer, !P2>
+        }
+        // The pair's epilogues arrive here remotely: no exit before they
+        // did (pipeline-verify-protocol, drain at exit).
+        pipeline.drain_producer %acc : !P2
       }
-      // The pair's epilogues arrive here remotely: no exit before they did
-      // (pipeline-verify-protocol, drain at exit).
-      pipeline.drain_producer %acc : !P2
     } else {
       scf.for %i = %c0 to %n step %c1 {
         pipeline.consume %acc as %e : !P2 {
@@ -270,13 +279,14 @@ gpu.module @sm100 {
 // CHECK-NOT:   mbarrier.try_wait
 // CHECK:       ret;
 
-// 7. The accumulator pipeline of a pair: the MMA warp's commit reaches both
-//    CTAs' full barriers (mask 0b11 << leader); each epilogue thread
-//    arrives once, on the leader CTA's empty barrier.
+// 7. The accumulator pipeline of a pair: the leader's MMA warp's commit
+//    reaches both CTAs' full barriers (mask 0b11 << leader); each epilogue
+//    thread arrives once, on the leader CTA's empty barrier. The rank is
+//    read once, for the leader test and the epilogue's arrival.
 // CHECK-LABEL: .entry accumulator_pair(
-// CHECK:       tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%rd{{[0-9]+}}], %rs{{[0-9]+}};
 // CHECK:       mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
-// CHECK-NEXT:  and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
+// CHECK:       tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%rd{{[0-9]+}}], %rs{{[0-9]+}};
+// CHECK:       and.b32 [[LEADER:%r[0-9]+]], [[RANK]], -2;
 // CHECK:       mapa.shared::cluster.u64 [[R:%rd[0-9]+]], %rd{{[0-9]+}}, [[LEADER]];
 // CHECK:       mbarrier.arrive.shared::cluster.b64 _, [[[R]]]
 // CHECK-NOT:   mapa

@@ -27,13 +27,18 @@ gpu.module @m {
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %mma = arith.cmpi eq, %warp, %c0 : index
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %i1 : i32
+    %leader = arith.cmpi eq, %odd, %i0 : i32
     scf.if %mma {
-      scf.for %t = %i0 to %tiles step %i1 : i32 {
-        %s = pipeline.acquire_producer %acc : !Acc
-        pipeline.commit_mma %s : !pipeline.stage<producer, !Acc>
-        pipeline.release %s : !pipeline.stage<producer, !Acc>
+      scf.if %leader {
+        scf.for %t = %i0 to %tiles step %i1 : i32 {
+          %s = pipeline.acquire_producer %acc : !Acc
+          pipeline.commit_mma %s : !pipeline.stage<producer, !Acc>
+          pipeline.release %s : !pipeline.stage<producer, !Acc>
+        }
+        pipeline.drain_producer %acc : !Acc
       }
-      pipeline.drain_producer %acc : !Acc
     } else {
       scf.for %t = %i0 to %tiles step %i1 : i32 {
         pipeline.consume %acc as %e : !Acc {

@@ -24,7 +24,7 @@ module attributes {gpu.container_module} {
     // CHECK:       nvgpu.mbarrier.arrive
     // NVVM:        llvm.func @copy
     // NVVM:        nvvm.mbarrier.init
-    gpu.func @copy(%out: memref<4xi32>, %n: index) kernel {
+    gpu.func @copy(%out: memref<4xi32>, %n: index) kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %p = pipeline.create -> !P

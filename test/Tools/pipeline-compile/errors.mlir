@@ -62,7 +62,7 @@
 // Lowering errors are reported at the op, and nothing is written.
 // RUN: not pipeline-compile %s --chip=sm_90a --cuda-path=%t/new -o %t/out 2>&1 | FileCheck %s --check-prefix=OP
 // RUN: not test -e %t/out.ptx
-// OP: errors.mlir:[[@LINE+10]]:5: error: 'pipeline.commit_mma' op needs tcgen05.commit (sm_100a, sm_101a), which sm_90a lacks (chip from the #nvvm.target of gpu.module @m)
+// OP: errors.mlir:[[@LINE+10]]:5: error: 'pipeline.commit_mma' op needs tcgen05.commit (sm_100a, sm_101a), which sm_90a lacks (chip from --chip)
 // OP-NOT: see current operation
 
 !P = !pipeline.pipeline<stages = 2>

@@ -76,25 +76,30 @@ public:
 ///    conversions rewrite (scf.for/if/while/index_switch, cf.br/cond_br);
 ///  - the target chip (the `#nvvm.target` chips of the enclosing gpu.module,
 ///    else `defaultChip`) has what each op lowers to: sm_90 for mbarrier
-///    try_wait/expect_tx and clusters, tcgen05 (sm_100a) for `commit_mma`;
+///    try_wait/expect_tx and clusters, tcgen05 (sm_100a) for `commit_mma`.
+///    The diagnostics say where the chip came from: `chipOrigin` (default
+///    "the pass option chip") for `defaultChip`, and also for a
+///    gpu.module's `#nvvm.target` of exactly `defaultChip` when
+///    `chipOrigin` is given (a pipeline attached it from that option, as
+///    pipeline-compile does from --chip), else that `#nvvm.target`;
 ///  - the `commit_mma` ops of one function use one `cta_group` (ptxas
 ///    rejects a kernel mixing `.cta_group::1` and `.cta_group::2`);
 ///  - `init_mbars` of a `cta_group = 2` pipeline has `cluster` (the pair
 ///    arrives on each other's barriers).
 mlir::LogicalResult
 checkPipelineToNVGPUPreconditions(mlir::Operation *root,
-                                  llvm::StringRef defaultChip);
+                                  llvm::StringRef defaultChip,
+                                  llvm::StringRef chipOrigin = "");
 
 /// Marks the ops of `root` whose barriers belong to an input pipeline but
 /// that reach them through another view (a `cta_group = 2` tile pipeline
 /// consumed through its base `!pipeline.pipeline` value), with the unit
-/// attribute kInputPipelineAttrName, so that the patterns send their
-/// consumer signals to the same CTAs as through the tile pipeline
+/// attribute kInputPipelineAttrName (Pipeline.h), so that the patterns send
+/// their consumer signals to the same CTAs as through the tile pipeline
 /// (isInputPipeline). Run it before applying the patterns, as
 /// convert-pipeline-to-nvgpu does; the rewrites move values around, so the
 /// patterns cannot tell this from the IR they see.
 void annotateInputPipelines(mlir::Operation *root);
-inline constexpr const char *kInputPipelineAttrName = "pipeline.input_pipeline";
 
 /// Adds one conversion pattern per `pipeline` op (the region terminator
 /// `pipeline.yield` is lowered with its region op).

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
+#include "pipeline/Dialect/Pipeline/Analysis/LaunchContract.h"
 #include "pipeline/Dialect/Pipeline/Analysis/PipelineInit.h"
 
 #include "ProtocolUtils.h"
@@ -30,6 +31,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 
 using namespace mlir;
 using namespace pmlir;
@@ -103,7 +105,9 @@ struct Counted {
 
 class ArrivalChecker {
 public:
-  ArrivalChecker(PipelineUses &p, Kind kind) : p(p), kind(kind) {}
+  ArrivalChecker(PipelineUses &p, Kind kind,
+                 std::optional<CheckedBlockSize> block, bool remarkUnknown)
+      : p(p), kind(kind), block(block), remarkUnknown(remarkUnknown) {}
   /// Checks one barrier kind of one pipeline; true if an error was
   /// reported.
   bool run();
@@ -121,8 +125,17 @@ private:
                        ArrayRef<Operation *> chosen, int64_t &total);
   std::string barrierPlace(unsigned r) const;
 
+  void remarkUncounted() const;
+  void noteDerivedBlock(InFlightDiagnostic &diag) const;
+
   PipelineUses &p;
   Kind kind;
+  /// The block size arrivals are counted at (declared, else the least the
+  /// roles need).
+  std::optional<CheckedBlockSize> block;
+  /// Without a block size: whether to say the counts were not checked (the
+  /// roles are functions of the thread: the size alone is missing).
+  bool remarkUnknown = false;
   Counted c;
   unsigned groupSize = 1;
 };
@@ -485,17 +498,20 @@ bool ArrivalChecker::runClc() {
            "with one arrive.expect_tx of the 16 response bytes per stage";
     return true;
   }
-  std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
-  if (!block || !collect() || c.sites.empty() || c.signals.empty())
+  if (!collect() || c.sites.empty() || c.signals.empty())
     return false;
+  if (!block) {
+    remarkUncounted();
+    return false;
+  }
   // The ranks of the declared cluster, else 4 (rank 0 and three others
   // that must behave alike).
   std::optional<int64_t> cluster = knownClusterSize(p.kernel);
   if (cluster && *cluster > 16)
     return false;
   ThreadSpace sp;
-  sp.block = *block;
-  sp.threads = (*block)[0] * (*block)[1] * (*block)[2];
+  sp.block = block->dims;
+  sp.threads = block->dims[0] * block->dims[1] * block->dims[2];
   sp.ranks = cluster ? unsigned(*cluster) : 4;
   ThreadModel model(p.kernel, sp);
   unsigned n = sp.size();
@@ -569,6 +585,7 @@ bool ArrivalChecker::runClc() {
       << " (every consumer signal of a clc pipeline reaches rank 0)";
   diag.attachNote(p.init.getLoc())
       << "arrival count set here (consumer " << count << ")";
+  noteDerivedBlock(diag);
   return true;
 }
 
@@ -604,85 +621,100 @@ bool ArrivalChecker::run() {
     diag.attachNote(c.waiters.front()->getLoc()) << "waits here forever";
     return true;
   }
-  std::optional<std::array<int64_t, 3>> block = knownBlockSize(p.kernel);
-  if (!block)
+  if (!block) {
+    remarkUncounted();
     return false;
+  }
   PipelineType t = p.type;
   groupSize = crossApplies() ? t.getClusterM() * t.getClusterN()
                              : std::max(t.getCtaGroup(), t.getReleaseCtas());
   ThreadSpace sp;
-  sp.block = *block;
-  sp.threads = (*block)[0] * (*block)[1] * (*block)[2];
+  sp.block = block->dims;
+  sp.threads = block->dims[0] * block->dims[1] * block->dims[2];
   sp.ranks = 2 * groupSize;
   ThreadModel model(p.kernel, sp);
   unsigned n = sp.size();
   unsigned g = groupSize;
 
-  // Per visit, per point: the arrivals it gives to each CTA of its group.
-  DenseMap<Operation *, std::vector<int64_t>> rows;
+  // The signals of each visit. Every visit and signal must be understood
+  // before any is counted.
+  DenseMap<Operation *, SmallVector<const Signal *, 2>> signalsAt;
   for (Operation *site : c.sites) {
     if (!model.exec(site))
       return false;
-    rows[site].assign(size_t(n) * g, 0);
+    signalsAt.try_emplace(site);
   }
   for (const Signal &s : c.signals) {
-    const llvm::BitVector *ex = model.exec(s.op);
-    if (!ex)
+    if (!model.exec(s.op))
       return false;
     if (!s.decidedByThread(model))
       return false;
-    const ThreadModel::Vals *elect = nullptr;
-    if (s.weight == Signal::Weight::Elect && !(elect = model.eval(s.elect)))
+    if (s.weight == Signal::Weight::Elect && !model.eval(s.elect))
       return false;
-    std::vector<int64_t> &row = rows[s.site];
-    for (unsigned y = 0; y < sp.ranks; ++y) {
-      if (s.leaderOnly && y % 2 != 0)
-        continue;
-      for (unsigned tid = 0; tid < sp.threads; ++tid) {
-        unsigned i = sp.point(y, tid);
-        if (!ex->test(i))
-          continue;
-        if (s.weight == Signal::Weight::Elect && !((*elect)[i] & 1))
-          continue;
-        if (s.weight == Signal::Weight::Warp) {
-          // One commit per warp (the lowest executing lane stands for it).
-          bool lowest = true;
-          for (unsigned u = tid - tid % 32; u < tid; ++u)
-            lowest &= !ex->test(sp.point(y, u));
-          if (!lowest)
-            continue;
-        }
-        for (unsigned j = 0; j < g; ++j)
-          if (reaches(s, y, y - y % g + j))
-            row[size_t(i) * g + j] += s.mult;
-      }
-    }
+    auto it = signalsAt.find(s.site);
+    if (it != signalsAt.end())
+      it->second.push_back(&s);
   }
 
-  // Every thread gives the same arrivals at each of its visits.
-  std::vector<int64_t> arrivals(sp.ranks, 0);
+  // Every thread gives the same arrivals at each of its visits: per visit,
+  // in turn, per point, the arrivals it gives to each CTA of its group
+  // (`row`), against those of the point's first visit (`firstRow`, the
+  // visit `chosen`).
+  std::vector<int64_t> row(size_t(n) * g), firstRow(size_t(n) * g, 0);
   std::vector<Operation *> chosen(n, nullptr);
-  for (unsigned i = 0; i < n; ++i) {
-    const std::vector<int64_t> *first = nullptr;
-    for (Operation *site : c.sites) {
-      if (!model.exec(site)->test(i))
-        continue;
-      const std::vector<int64_t> &row = rows[site];
-      if (!first) {
-        first = &row;
+  for (Operation *site : c.sites) {
+    const llvm::BitVector *visits = model.exec(site);
+    if (visits->none())
+      continue;
+    std::fill(row.begin(), row.end(), 0);
+    for (const Signal *signal : signalsAt.find(site)->second) {
+      const Signal &s = *signal;
+      const llvm::BitVector *ex = model.exec(s.op);
+      const ThreadModel::Vals *elect =
+          s.weight == Signal::Weight::Elect ? model.eval(s.elect) : nullptr;
+      for (unsigned y = 0; y < sp.ranks; ++y) {
+        if (s.leaderOnly && y % 2 != 0)
+          continue;
+        for (unsigned tid = 0; tid < sp.threads; ++tid) {
+          unsigned i = sp.point(y, tid);
+          if (!ex->test(i))
+            continue;
+          if (s.weight == Signal::Weight::Elect && !((*elect)[i] & 1))
+            continue;
+          if (s.weight == Signal::Weight::Warp) {
+            // One commit per warp (the lowest executing lane stands for
+            // it).
+            bool lowest = true;
+            for (unsigned u = tid - tid % 32; u < tid; ++u)
+              lowest &= !ex->test(sp.point(y, u));
+            if (!lowest)
+              continue;
+          }
+          for (unsigned j = 0; j < g; ++j)
+            if (reaches(s, y, y - y % g + j))
+              row[size_t(i) * g + j] += s.mult;
+        }
+      }
+    }
+    for (unsigned i : visits->set_bits()) {
+      auto here = row.begin() + size_t(i) * g;
+      auto first = firstRow.begin() + size_t(i) * g;
+      if (!chosen[i]) {
         chosen[i] = site;
+        std::copy(here, here + g, first);
         continue;
       }
-      if (!std::equal(row.begin() + size_t(i) * g,
-                      row.begin() + size_t(i + 1) * g,
-                      first->begin() + size_t(i) * g))
+      if (!std::equal(here, here + g, first))
         return false;
     }
-    if (!first)
+  }
+  std::vector<int64_t> arrivals(sp.ranks, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    if (!chosen[i])
       continue;
     unsigned y = i / sp.threads;
     for (unsigned j = 0; j < g; ++j)
-      arrivals[y - y % g + j] += (*first)[size_t(i) * g + j];
+      arrivals[y - y % g + j] += firstRow[size_t(i) * g + j];
   }
   std::vector<char> waited(sp.ranks, 0);
   for (Operation *w : c.waiters) {
@@ -737,18 +769,93 @@ bool ArrivalChecker::run() {
         << expected << ")";
     for (size_t k = 1; k < contributing.size(); ++k)
       diag.attachNote(contributing[k]->getLoc()) << "also arrives here";
+    noteDerivedBlock(diag);
     return true;
+  }
+  return false;
+}
+
+/// The pipeline as a diagnostic names it: by its `name`, else "this
+/// pipeline".
+static std::string pipelineLabel(CreateOp create) {
+  if (auto name = create->getAttrOfType<StringAttr>("name"))
+    return "pipeline \"" + name.getValue().str() + "\"";
+  return "this pipeline";
+}
+
+/// Where the block size stays unknown the counts are not checked: say so
+/// once per barrier kind, with how to declare the size.
+void ArrivalChecker::remarkUncounted() const {
+  if (!remarkUnknown)
+    return;
+  bool full = kind == Kind::Full;
+  p.init.emitRemark() << "arrivals on the " << (full ? "full" : "empty")
+                      << " barriers of " << pipelineLabel(p.create)
+                      << " not counted: the kernel's block size is unknown "
+                         "(declare it with known_block_size, nvvm.reqntid or "
+                         "@pm.kernel(block=...))";
+}
+
+/// A count checked at the derived block size says so.
+void ArrivalChecker::noteDerivedBlock(InFlightDiagnostic &diag) const {
+  if (!block || !block->derived)
+    return;
+  if (block->grows) {
+    diag.attachNote(p.kernel->getParentOp()->getLoc())
+        << "counted with " << block->dims[0]
+        << " threads, the least block the kernel's roles need; no block of "
+        << block->dims[0]
+        << " to 1024 threads gives the count either (the kernel declares no "
+           "block size; declare one with known_block_size, nvvm.reqntid or "
+           "@pm.kernel(block=...))";
+    return;
+  }
+  diag.attachNote(p.kernel->getParentOp()->getLoc())
+      << "counted with " << block->dims[0]
+      << " threads, the least block the kernel's roles need (it declares no "
+         "block size; declare one with known_block_size, nvvm.reqntid or "
+         "@pm.kernel(block=...) to count at another)";
+}
+
+/// A kernel that declares no block size and whose roles grow with the block
+/// (every warp but the first consumes): true when some whole-warp block
+/// from the least the roles need up to 1024 threads gives the counts (or
+/// leaves them undetermined). The kernel is then launched with that block;
+/// only when none does is the count an error.
+static bool someBlockGivesTheCounts(PipelineUses &p, Kind kind,
+                                    CheckedBlockSize least) {
+  MLIRContext *ctx = p.create->getContext();
+  for (int64_t threads = least.dims[0]; threads <= 1024; threads += 32) {
+    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+    CheckedBlockSize at = least;
+    at.dims = {threads, 1, 1};
+    ArrivalChecker probe(p, kind, at, /*remarkUnknown=*/false);
+    if (!probe.run())
+      return true;
   }
   return false;
 }
 
 LogicalResult pmlir::verifyArrivalCounts(Operation *root) {
   bool failed = false;
-  for (PipelineUses &p : collectPipelines(root))
+  // The block size of each kernel, derived once.
+  // With it unknown, whether the roles are functions of the thread (the
+  // block size alone is missing: say so).
+  DenseMap<Region *, std::pair<std::optional<CheckedBlockSize>, bool>> blocks;
+  for (PipelineUses &p : collectPipelines(root)) {
+    auto [it, inserted] = blocks.try_emplace(p.kernel);
+    if (inserted && p.kernel)
+      it->second.first = checkedBlockSize(p.kernel, &it->second.second);
+    std::optional<CheckedBlockSize> block = it->second.first;
+    bool remark = !block && it->second.second;
     for (Kind kind : {Kind::Full, Kind::Empty}) {
-      ArrivalChecker checker(p, kind);
+      if (block && block->derived && block->grows &&
+          someBlockGivesTheCounts(p, kind, *block))
+        continue;
+      ArrivalChecker checker(p, kind, block, remark);
       failed |= checker.run();
     }
+  }
   return failure(failed);
 }
 
@@ -819,22 +926,6 @@ static std::optional<int64_t> multicastSources(Region *kernel, Value mask) {
   return count;
 }
 
-/// True when `v` is (a view of) a payload tile of stage `stage`.
-static bool isPayloadOf(Value v, Value stage) {
-  for (unsigned guard = 0; v && guard < 64; ++guard) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return false;
-    if (auto payload = dyn_cast<PayloadOp>(def))
-      return payload.getStage() == stage;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return false;
-    v = view.getViewSource();
-  }
-  return false;
-}
-
 /// A TMA load completing on a producer stage's full barrier: an
 /// nvgpu.tma.async.load through pipeline.mbar or a pipeline.tma_load.
 struct StageLoad {
@@ -857,8 +948,78 @@ static std::string describeBox(MemRefType box) {
   return text;
 }
 
+/// The stage whose payload `v` is (a view of), or null.
+static Value payloadStageOf(Value v) {
+  for (unsigned guard = 0; v && guard < 64; ++guard) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return Value();
+    if (auto payload = dyn_cast<PayloadOp>(def))
+      return payload.getStage();
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return Value();
+    v = view.getViewSource();
+  }
+  return Value();
+}
+
+namespace {
+/// What the expect_tx check of every producer stage of one pipeline asks
+/// about the pipeline and its kernel, computed once on first use: each
+/// answer takes a pass over the pipeline's users or over the kernel.
+class ExpectTxFacts {
+public:
+  explicit ExpectTxFacts(PipelineUses &p) : p(p) {}
+
+  /// Some other name of the full barriers (producer_mbar) is used.
+  bool fullBarrierNamed() {
+    if (!named)
+      named = llvm::any_of(p.users, [](Operation *user) {
+        return isBarrierAddressOf(user, Role::producer) && !user->use_empty();
+      });
+    return *named;
+  }
+
+  /// Some other name of the full barriers is used for more than TMA
+  /// transactions.
+  bool fullBarrierArrived() {
+    if (!arrived)
+      arrived = llvm::any_of(p.users, [](Operation *user) {
+        return isBarrierAddressOf(user, Role::producer) &&
+               !user->use_empty() && !onlyTransactionUses(user->getResult(0));
+      });
+    return *arrived;
+  }
+
+  /// The TMA loads in `kernel` into a payload tile of `stage`.
+  ArrayRef<Operation *> loadsIntoPayloadOf(Region *kernel, Value stage) {
+    auto [it, inserted] = payloadLoads.try_emplace(kernel);
+    if (inserted)
+      kernel->walk([&, &byStage = it->second](Operation *op) {
+        Value dst;
+        if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
+          dst = load.getDst();
+        else if (auto load = dyn_cast<TmaLoadOp>(op))
+          dst = load.getDst();
+        if (Value owner = dst ? payloadStageOf(dst) : Value())
+          byStage[owner].push_back(op);
+      });
+    auto found = it->second.find(stage);
+    if (found == it->second.end())
+      return {};
+    return found->second;
+  }
+
+private:
+  PipelineUses &p;
+  std::optional<bool> named, arrived;
+  DenseMap<Region *, DenseMap<Value, SmallVector<Operation *>>> payloadLoads;
+};
+} // namespace
+
 /// Checks the expect_tx ops of producer stage `stage`; true on error.
-static bool checkExpectTx(PipelineUses &p, Value stage) {
+static bool checkExpectTx(PipelineUses &p, ExpectTxFacts &facts, Value stage) {
   SmallVector<ExpectTxOp> arms;
   SmallVector<MbarOp> mbars;
   SmallVector<StageLoad> loads;
@@ -879,10 +1040,8 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
     // through this handle's pipeline.mbar when nothing else uses that
     // barrier (a raw arrive.expect_tx would) and no other name of the full
     // barriers is used for more than transactions.
-    for (Operation *user : p.users)
-      if (isBarrierAddressOf(user, Role::producer) && !user->use_empty() &&
-          !onlyTransactionUses(user->getResult(0)))
-        return false;
+    if (facts.fullBarrierArrived())
+      return false;
     // A handle carried into a loop's next iteration or out of a region
     // (an arm-ahead producer arms one handle and loads through another):
     // not judged.
@@ -925,9 +1084,8 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
     return true;
   }
   // Another way to name the full barriers: not understood.
-  for (Operation *user : p.users)
-    if (isBarrierAddressOf(user, Role::producer) && !user->use_empty())
-      return false;
+  if (facts.fullBarrierNamed())
+    return false;
 
   for (MbarOp m : mbars) {
     if (m.getSubStage() != 0 || m.getBarriers().use_empty())
@@ -956,17 +1114,8 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
   auto known = [&](Operation *op) {
     return llvm::any_of(loads, [&](const StageLoad &l) { return l.op == op; });
   };
-  bool foreign = false;
-  kernel->walk([&](Operation *op) {
-    Value dst;
-    if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
-      dst = load.getDst();
-    else if (auto load = dyn_cast<TmaLoadOp>(op))
-      dst = load.getDst();
-    if (dst && isPayloadOf(dst, stage) && !known(op))
-      foreign = true;
-  });
-  if (foreign)
+  if (llvm::any_of(facts.loadsIntoPayloadOf(kernel, stage),
+                   [&](Operation *op) { return !known(op); }))
     return false;
 
   SmallVector<Operation *> all;
@@ -1070,9 +1219,11 @@ static bool checkExpectTx(PipelineUses &p, Value stage) {
 
 LogicalResult pmlir::verifyExpectTxBytes(Operation *root) {
   bool failed = false;
-  for (PipelineUses &p : collectPipelines(root))
+  for (PipelineUses &p : collectPipelines(root)) {
+    ExpectTxFacts facts(p);
     for (Value stage : p.stages[0])
-      failed |= checkExpectTx(p, stage);
+      failed |= checkExpectTx(p, facts, stage);
+  }
   return failure(failed);
 }
 
@@ -1145,19 +1296,38 @@ private:
   Poly tripCount(scf::ForOp loop);
   Region *kernel;
   SmallVector<Atom> atoms;
+  /// The atom of each value and of each opaque loop (its bounds, step and
+  /// signedness): the ids of `atoms`.
+  DenseMap<Value, unsigned> valueAtoms;
+  std::map<std::tuple<void *, void *, void *, bool>, unsigned> loopAtoms;
   DenseSet<unsigned> positives;
   DenseMap<Value, Affine> affineMemo;
-  SmallVector<Value> computed;
+  /// The values `canonical` has seen, by the hash of their op.
+  DenseMap<llvm::hash_code, SmallVector<Value, 1>> computed;
 };
 
 } // namespace
 
 unsigned TripCounter::atomFor(Atom a) {
-  for (auto [i, other] : llvm::enumerate(atoms))
-    if (other == a)
-      return i;
-  atoms.push_back(a);
-  return atoms.size() - 1;
+  unsigned next = atoms.size();
+  bool inserted;
+  unsigned id;
+  if (a.loop) {
+    const LoopSymbol &l = *a.loop;
+    auto [it, added] = loopAtoms.try_emplace(
+        std::make_tuple(l.lb.getAsOpaquePointer(), l.ub.getAsOpaquePointer(),
+                        l.step.getAsOpaquePointer(), l.isUnsigned),
+        next);
+    inserted = added;
+    id = it->second;
+  } else {
+    auto [it, added] = valueAtoms.try_emplace(a.value, next);
+    inserted = added;
+    id = it->second;
+  }
+  if (inserted)
+    atoms.push_back(a);
+  return id;
 }
 
 /// `v` as an affine expression: sums, differences and constant multiples of
@@ -1211,12 +1381,18 @@ Value TripCounter::canonical(Value v) {
   if (!op || op->getNumRegions() || op->getNumResults() != 1 ||
       !isMemoryEffectFree(op))
     return v;
-  for (Value seen : computed)
+  // Ops equivalent to `op` hash alike: only those are compared.
+  llvm::hash_code hash = OperationEquivalence::computeHash(
+      op, OperationEquivalence::directHashValue,
+      OperationEquivalence::ignoreHashValue,
+      OperationEquivalence::IgnoreLocations);
+  SmallVector<Value, 1> &seenAlike = computed[hash];
+  for (Value seen : seenAlike)
     if (seen == v ||
         OperationEquivalence::isEquivalentTo(
             seen.getDefiningOp(), op, OperationEquivalence::IgnoreLocations))
       return seen;
-  computed.push_back(v);
+  seenAlike.push_back(v);
   return v;
 }
 
@@ -1566,6 +1742,11 @@ public:
   /// is known to run in, a conjunction with a condition known to hold.
   bool splitsWarp(Value cond) const;
 
+  /// Whether an nvvm.cluster.arrive is on every path so far (a scan that
+  /// goes on where another stopped starts from its state).
+  bool hasArrived() const { return arrived; }
+  void setArrived(bool value) { arrived = value; }
+
 private:
   bool scanRegion(Region &region);
   Value root;
@@ -1907,27 +2088,178 @@ static bool cfgDrains(Operation *from, Value root,
   return true;
 }
 
+namespace {
+/// The scans of the rest of a block after an op, shared by the producer
+/// visits of one pipeline: the scan after a visit stops at the next op
+/// some other scan starts after (another visit, or an op that holds one)
+/// and goes on with that scan's result, so that every op of a block is
+/// scanned once per path condition set and state, not once per visit
+/// before it.
+class SharedDrainScans {
+public:
+  explicit SharedDrainScans(Value root) : root(root) {}
+
+  /// Registers `site` (a visit) and the ops that hold it as points a scan
+  /// starts after; returns the id of its set of known conditions.
+  unsigned addSite(Operation *site, const DenseSet<Value> &knownTrue);
+
+  /// Orders the points of each block; call after the last addSite.
+  void finish();
+
+  struct Result {
+    bool drained = false, unknown = false, arrived = false;
+    Operation *partial = nullptr;
+    std::string partialPath;
+  };
+
+  /// What DrainScan::scan from after `op` to the end of its block finds,
+  /// starting with `arrived`, under the known conditions `set`.
+  const Result &scanAfter(Operation *op, bool arrived, unsigned set);
+
+  const DenseSet<Value> &knownTrue(unsigned set) const { return *sets[set]; }
+
+private:
+  Value root;
+  std::map<SmallVector<void *>, unsigned> setIds;
+  SmallVector<std::unique_ptr<DenseSet<Value>>> sets;
+  /// The points of each block in order, and each point's place.
+  DenseMap<Block *, SmallVector<Operation *>> points;
+  DenseMap<Operation *, unsigned> place;
+  /// Keyed by the op and 2 x set + arrived.
+  DenseMap<std::pair<Operation *, unsigned>, Result> memo;
+};
+} // namespace
+
+unsigned SharedDrainScans::addSite(Operation *site,
+                                   const DenseSet<Value> &knownTrue) {
+  SmallVector<void *> key;
+  for (Value v : knownTrue)
+    key.push_back(v.getAsOpaquePointer());
+  llvm::sort(key);
+  auto [it, inserted] = setIds.try_emplace(key, sets.size());
+  if (inserted)
+    sets.push_back(std::make_unique<DenseSet<Value>>(knownTrue));
+  for (Operation *op = site; op && op->getBlock(); op = op->getParentOp())
+    if (place.try_emplace(op, 0).second)
+      points[op->getBlock()].push_back(op);
+  return it->second;
+}
+
+void SharedDrainScans::finish() {
+  for (auto &[block, ops] : points) {
+    llvm::sort(ops, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (auto [i, op] : llvm::enumerate(ops))
+      place[op] = i;
+  }
+}
+
+const SharedDrainScans::Result &
+SharedDrainScans::scanAfter(Operation *op, bool arrived, unsigned set) {
+  auto keyOf = [&](Operation *at, bool a) {
+    return std::make_pair(at, 2 * set + unsigned(a));
+  };
+  // Forward: the segments up to the next point, until a scan known or
+  // the end of the block; then back, each segment's result with that of
+  // the scan after it.
+  struct Segment {
+    Operation *from;
+    bool arrivedIn;
+    Result own;
+    bool last;
+  };
+  SmallVector<Segment> segments;
+  Block *block = op->getBlock();
+  ArrayRef<Operation *> ordered = points[block];
+  Operation *at = op;
+  bool a = arrived;
+  const Result *tail = nullptr;
+  while (true) {
+    auto found = memo.find(keyOf(at, a));
+    if (found != memo.end()) {
+      tail = &found->second;
+      break;
+    }
+    auto it = place.find(at);
+    Operation *next = nullptr;
+    if (it != place.end() && it->second + 1 < ordered.size() &&
+        ordered[it->second] == at)
+      next = ordered[it->second + 1];
+    DrainScan scan(root, *sets[set]);
+    scan.setArrived(a);
+    Segment seg{at, a, {}, false};
+    seg.own.drained =
+        scan.scan(std::next(Block::iterator(at)),
+                  next ? std::next(Block::iterator(next)) : block->end());
+    seg.own.unknown = scan.unknown;
+    seg.own.arrived = scan.hasArrived();
+    seg.own.partial = scan.partial;
+    seg.own.partialPath = scan.partialPath;
+    seg.last = seg.own.drained || !next;
+    segments.push_back(std::move(seg));
+    if (segments.back().last)
+      break;
+    at = next;
+    a = segments.back().own.arrived;
+  }
+  Result combined;
+  if (tail)
+    combined = *tail;
+  for (Segment &seg : llvm::reverse(segments)) {
+    if (seg.last) {
+      combined = seg.own;
+    } else {
+      combined.unknown |= seg.own.unknown;
+      if (seg.own.partial) {
+        combined.partial = seg.own.partial;
+        combined.partialPath = seg.own.partialPath;
+      }
+    }
+    memo[keyOf(seg.from, seg.arrivedIn)] = combined;
+  }
+  return memo.find(keyOf(op, arrived))->second;
+}
+
 static bool checkDrain(PipelineUses &p) {
   std::optional<RemoteReason> reason = remoteReason(p);
   if (!reason)
     return false;
   Value root = p.create.getResult();
+  // The conditions of the scf.if then-branches around each visit hold for
+  // its threads along the rest of the path.
+  SharedDrainScans shared(root);
+  DenseMap<Operation *, unsigned> siteSet;
   for (Operation *site : p.users) {
     if (!isItemSite(site, Role::producer))
       continue;
-    // The conditions of the scf.if then-branches around the visit hold for
-    // its threads along the rest of the path.
     DenseSet<Value> knownTrue;
     for (Operation *at = site; at; at = at->getParentOp())
       if (auto ifOp = dyn_cast_or_null<scf::IfOp>(at->getParentOp());
           ifOp && ifOp.getThenRegion().isAncestor(at->getParentRegion()))
         knownTrue.insert(ifOp.getCondition());
+    siteSet[site] = shared.addSite(site, knownTrue);
+  }
+  shared.finish();
+  for (Operation *site : p.users) {
+    if (!isItemSite(site, Role::producer))
+      continue;
+    unsigned set = siteSet.lookup(site);
+    const DenseSet<Value> &knownTrue = shared.knownTrue(set);
     DrainScan scan(root, knownTrue);
     bool drained = false;
     Operation *exit = nullptr, *branch = nullptr;
     for (Operation *op = site; op;) {
       Block *block = op->getBlock();
-      if (scan.scan(std::next(Block::iterator(op)), block->end())) {
+      const SharedDrainScans::Result &rest =
+          shared.scanAfter(op, scan.hasArrived(), set);
+      scan.setArrived(rest.arrived);
+      scan.unknown |= rest.unknown;
+      if (!scan.partial && rest.partial) {
+        scan.partial = rest.partial;
+        scan.partialPath = rest.partialPath;
+      }
+      if (rest.drained) {
         drained = true;
         break;
       }
@@ -1999,6 +2331,7 @@ LogicalResult pmlir::verifyPipelineProtocol(Operation *root) {
   failed |= mlir::failed(verifyTripCounts(root));
   failed |= mlir::failed(verifyDrainAtExit(root));
   failed |= mlir::failed(verifyMmaElection(root));
+  failed |= mlir::failed(verifyClcIssue(root));
   failed |= mlir::failed(verifyRolePlacement(root));
   failed |= mlir::failed(verifyTensorMemory(root));
   return failure(failed);

@@ -30,6 +30,20 @@ int main(int argc, char **argv) {
   for (unsigned stages : stageCounts) {
     std::string name = "basic_s" + std::to_string(stages);
     CUfunction fn = pmrt::getKernel(module, name.c_str());
+    {
+      // The launch contract the compiler recorded: two warps (the producer
+      // and the consumer) and the barriers' shared memory. One warp is
+      // refused before the driver is called; two are accepted.
+      pmrt::LaunchConfig one, two;
+      one.block[0] = 32;
+      two.block[0] = 64;
+      std::string refused = pmrt::checkLaunchContract(fn, one);
+      report.check(name + " contract",
+                   refused.find("at least 64") != std::string::npos &&
+                       pmrt::checkLaunchContract(fn, two).empty(),
+                   "one warp: '" + refused + "'; two warps: '" +
+                       pmrt::checkLaunchContract(fn, two) + "'");
+    }
     for (unsigned n : itemCounts) {
       std::string test = name + " n=" + std::to_string(n);
       out.fill32(kPoison);

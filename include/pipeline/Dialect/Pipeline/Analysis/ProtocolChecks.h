@@ -46,12 +46,20 @@ mlir::LogicalResult verifyDrainAtExit(mlir::Operation *root);
 /// under a condition that differs between the lanes of a warp.
 mlir::LogicalResult verifyMmaElection(mlir::Operation *root);
 
+/// Cluster launch control: `pipeline.clc_try_cancel` is executed by one
+/// whole warp (each lane arms one CTA's barrier, then elect.sync over the
+/// full warp issues the request), where the kernel's block size is declared
+/// or derived (LaunchContract.h) and the executing threads are a function
+/// of the thread.
+mlir::LogicalResult verifyClcIssue(mlir::Operation *root);
+
 /// Role placement: the roles whose place in the cluster the pipeline's kind
 /// fixes wait only there: a CTA pair's input-pipeline consumer (the MMA)
-/// and accumulator-pipeline producer in the leader, its input-pipeline
-/// producer (the TMA loads) in both CTAs of the pair, a clc pipeline's
-/// producer (the scheduler) in cluster rank 0. Judged from the conditions
-/// on the cluster rank around each wait, without the block size.
+/// and the producer of a pair pipeline whose consumers arrive as threads
+/// (an accumulator pipeline) in the leader, its input-pipeline producer
+/// (the TMA loads) in both CTAs of the pair, a clc pipeline's producer (the
+/// scheduler) in cluster rank 0. Judged from the conditions on the cluster
+/// rank around each wait, without the block size.
 mlir::LogicalResult verifyRolePlacement(mlir::Operation *root);
 
 /// Tensor memory: each `!pipeline.tmem` is allocated once in the kernel's

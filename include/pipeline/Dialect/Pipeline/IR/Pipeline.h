@@ -39,16 +39,41 @@ namespace pmlir {
 /// pipeline type, which also keeps their byte counts far from overflowing.
 constexpr uint64_t kMaxSharedMemoryBytes = 227 * 1024;
 
+// The discardable attributes the dialect's passes hand each other. Each is
+// checked where it sits by PipelineDialect::verifyOperationAttribute (type,
+// value and the op it may sit on); any other `pipeline.*` attribute is an
+// error.
+
 /// The discardable attribute pipeline-unroll-stages puts on an op of copy j
-/// of an unrolled loop body: the stage index (an i32) the op's role is at
-/// there, which the lowering turns into a constant.
+/// of an unrolled loop body: the stage index (an i64, below the stages of
+/// the op's pipeline) the op's role is at there, which the lowering turns
+/// into a constant. On an op that reads or steps a role's stage.
 inline constexpr const char *kKnownStageAttrName = "pipeline.known_stage";
 
 /// The discardable unit attribute pipeline-unroll-stages (rotate-wait) puts
 /// on the first acquire of an unrolled body whose wait it moved to the end
 /// of the previous iteration and before the loop (as `wait_producer` /
-/// `wait_consumer`): the lowering acquires without waiting.
+/// `wait_consumer`): the lowering acquires without waiting. On an
+/// acquire_producer / acquire_consumer without `ready`, or a produce /
+/// consume / consume_explicit.
 inline constexpr const char *kWaitedAheadAttrName = "pipeline.waited_ahead";
+
+/// The discardable unit attribute convert-pipeline-to-nvgpu puts on the ops
+/// that reach an input pipeline's barriers through another view
+/// (annotateInputPipelines, PipelineToNVGPU.h); only where isInputPipeline
+/// holds for the op's first operand.
+inline constexpr const char *kInputPipelineAttrName = "pipeline.input_pipeline";
+
+/// The discardable attribute pipeline-record-launch-contract puts on a
+/// kernel: the least dynamic shared memory its launch must give, in bytes
+/// (a positive i64). On a function.
+inline constexpr const char *kMinDynamicSmemAttrName =
+    "pipeline.min_dynamic_smem";
+/// The least threads per block a kernel's roles need (the declared block, or
+/// the least whole-warp block in which every role runs), recorded on the
+/// kernel by pipeline-record-launch-contract; launchers refuse a smaller
+/// block.
+inline constexpr const char *kMinBlockSizeAttrName = "pipeline.min_block_size";
 
 /// True if `type` lives in the GPU workgroup (shared) address space.
 bool isWorkgroupMemRef(mlir::MemRefType type);

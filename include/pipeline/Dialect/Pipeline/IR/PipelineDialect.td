@@ -37,6 +37,9 @@ def Pipeline_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // The discardable `pipeline.*` attributes the passes hand each other
+  // (Pipeline.h) are verified where they sit.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

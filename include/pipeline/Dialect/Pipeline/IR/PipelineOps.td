@@ -130,6 +130,11 @@ def Pipeline_CreateOp : Pipeline_Op<"create", [AttrSizedOperandSegments]> {
     producer and phase 0 for the consumer. The barriers must be initialized
     with `pipeline.init_mbars` before any other use.
 
+    The optional `name` (in the attribute dictionary) names the pipeline in
+    the hang report: a wait that times out reports it with the role, stage
+    and parity (docs/debugging.md). Without it the report names the
+    pipeline by the location of its `pipeline.create`.
+
     Example:
 
     ```mlir
@@ -137,10 +142,12 @@ def Pipeline_CreateOp : Pipeline_Op<"create", [AttrSizedOperandSegments]> {
     %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     %q = pipeline.create in %smem[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
            -> !pipeline.pipeline<stages = 2>
+    %r = pipeline.create {name = "input"} -> !pipeline.pipeline<stages = 2>
     ```
   }];
   let arguments = (ins Optional<Pipeline_WorkgroupMemRef>:$storage,
-                       Optional<Index>:$offset);
+                       Optional<Index>:$offset,
+                       OptionalAttr<StrAttr>:$name);
   let results = (outs Pipeline_PipelineType:$result);
   let assemblyFormat = [{
     (`in` $storage^ `[` $offset `]` `:` qualified(type($storage)))? attr-dict
