@@ -13,10 +13,14 @@ Two kernels (--kernel): `ring` (the default) as above; `store`, the
 smallest kernel there is (a gpu.func that stores its thread id), where the
 upstream passes dominate the time.
 
-Two shapes:
+Three shapes:
 
   modules   one builtin.module holding N gpu.modules of one kernel each
   funcs     one gpu.module holding N kernels
+  triplets  one kernel of straight-line code (--kernel is ignored): warp 0
+            runs N acquire_producer / arrive / release triplets, warp 1 N
+            consume regions, on one 4-stage pipeline of a 64-thread CTA;
+            the size of the one kernel the checkers see grows with N
 
 Usage: gen.py SHAPE N [--kernel ring|store] > out.mlir
 """
@@ -91,6 +95,65 @@ def kernel(i):
         1)
 
 
+TRIPLETS_HEAD = """\
+  gpu.module @kernels {
+    gpu.func @triplets(%in: memref<32xi32>, %out: memref<32xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %c1_i32 = arith.constant 1 : i32
+      %tid = gpu.thread_id x
+      %warp = arith.divui %tid, %c32 : index
+      %lane = arith.remui %tid, %c32 : index
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %p = pipeline.create in %smem[%c0] : memref<?xi8, #gpu.address_space<workgroup>> -> !P4
+      %bar_bytes = pipeline.smem_bytes !P4
+      %ring = memref.view %smem[%bar_bytes][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x32xi32, #gpu.address_space<workgroup>>
+      pipeline.init_mbars %p producer 32 consumer 32 : !P4
+      %is_producer = arith.cmpi eq, %warp, %c0 : index
+      scf.if %is_producer {
+"""
+
+TRIPLET = """\
+        %s{i} = pipeline.acquire_producer %p : !P4
+        %slot{i} = pipeline.index %s{i} : !pipeline.stage<producer, !P4>
+        %v{i} = memref.load %in[%lane] : memref<32xi32>
+        memref.store %v{i}, %ring[%slot{i}, %lane] : memref<4x32xi32, #gpu.address_space<workgroup>>
+        pipeline.arrive %s{i} : !pipeline.stage<producer, !P4>
+        pipeline.release %s{i} : !pipeline.stage<producer, !P4>
+"""
+
+TRIPLETS_MID = """\
+        pipeline.drain_producer %p : !P4
+      } else {
+"""
+
+CONSUME = """\
+        pipeline.consume %p as %t : !P4 {
+          %slot = pipeline.index %t : !pipeline.stage<consumer, !P4>
+          %v = memref.load %ring[%slot, %lane] : memref<4x32xi32, #gpu.address_space<workgroup>>
+          %w = arith.addi %v, %c1_i32 : i32
+          memref.store %w, %out[%lane] : memref<32xi32>
+        }
+"""
+
+TRIPLETS_TAIL = """\
+      }
+      gpu.return
+    }
+  }
+"""
+
+
+def triplets(out, n):
+    out.write(TRIPLETS_HEAD)
+    for i in range(n):
+        out.write(TRIPLET.format(i=i))
+    out.write(TRIPLETS_MID)
+    for _ in range(n):
+        out.write(CONSUME)
+    out.write(TRIPLETS_TAIL)
+
+
 def main():
     args = sys.argv[1:]
     make = kernel
@@ -98,8 +161,9 @@ def main():
                                                                 "store"):
         make = store_kernel if args[3] == "store" else kernel
         args = args[:2]
-    if len(args) != 2 or args[0] not in ("modules", "funcs"):
-        sys.exit("usage: gen.py modules|funcs N [--kernel ring|store]")
+    if len(args) != 2 or args[0] not in ("modules", "funcs", "triplets"):
+        sys.exit("usage: gen.py modules|funcs|triplets N "
+                 "[--kernel ring|store]")
     shape, n = args[0], int(args[1])
     if n < 1:
         sys.exit("gen.py: expects N >= 1")
@@ -107,7 +171,9 @@ def main():
     for s in STAGES:
         out.write("!P%d = !pipeline.pipeline<stages = %d>\n" % (s, s))
     out.write("\nmodule attributes {gpu.container_module} {\n")
-    if shape == "modules":
+    if shape == "triplets":
+        triplets(out, n)
+    elif shape == "modules":
         for i in range(n):
             out.write("  gpu.module @m%d {\n" % i)
             out.write(make(i))

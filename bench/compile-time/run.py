@@ -15,6 +15,16 @@ gpu.module of N kernels) and every N it times, `--reps` times each:
            N times), and ptxas alone on the PTX it wrote, so that the
            lowering's part is compile - ptxas
 
+  parse    pipeline-opt alone (parse, verify, print): the floor of the
+           two checker steps below
+  protocol pipeline-opt --pipeline-verify-protocol
+  linearity pipeline-opt --pipeline-verify-linearity
+
+The `triplets` shape (gen.py) is one kernel of N acquire_producer / arrive /
+release triplets and N consume regions: with the checker steps it shows
+whether a checker stays linear in the size of one kernel (`kernels` is N
+there).
+
 Each time is the wall time and the CPU time (user + system) of the child;
 on a shared machine the CPU time is the steadier one. Prints a table and
 writes it, with the raw times, to --out (JSON and Markdown).
@@ -24,8 +34,10 @@ the largest size over that at the smallest, and for each step up in size
 the CPU time ratio over the size ratio (1.00 = exactly linear).
 
 Usage: run.py [--build build] [--sizes 1000,2000,4000,8000,16000]
-              [--reps 3] [--shapes modules,funcs] [--kernel ring|store]
-              [--steps lower,ptx,compile] [--chip sm_90a] [--out DIR]
+              [--reps 3] [--shapes modules,funcs,triplets]
+              [--kernel ring|store]
+              [--steps lower,ptx,compile,parse,protocol,linearity]
+              [--chip sm_90a] [--out DIR]
 """
 
 import argparse
@@ -111,10 +123,11 @@ def main():
     shapes = args.shapes.split(",")
     steps = args.steps.split(",")
     for s in shapes:
-        if s not in ("modules", "funcs"):
+        if s not in ("modules", "funcs", "triplets"):
             sys.exit("run.py: unknown shape '%s'" % s)
     for s in steps:
-        if s not in ("lower", "ptx", "compile"):
+        if s not in ("lower", "ptx", "compile", "parse", "protocol",
+                     "linearity"):
             sys.exit("run.py: unknown step '%s'" % s)
 
     rows = []
@@ -135,6 +148,15 @@ def main():
                     cmds["ptx"] = [opt, src,
                                    "--pipeline-lower-to-binary=chip=%s "
                                    "format=isa" % args.chip, "-o", os.devnull]
+                if "parse" in steps:
+                    cmds["parse"] = [opt, src, "-o", os.devnull]
+                if "protocol" in steps:
+                    cmds["protocol"] = [opt, src, "--pipeline-verify-protocol",
+                                        "-o", os.devnull]
+                if "linearity" in steps:
+                    cmds["linearity"] = [opt, src,
+                                         "--pipeline-verify-linearity", "-o",
+                                         os.devnull]
                 out = os.path.join(tmp, "out")
                 if "compile" in steps and shape == "funcs":
                     cmds["compile"] = [compiler, src, "--chip=" + args.chip,

@@ -117,7 +117,7 @@ MLIR_CAPI_EXPORTED int pmlirFormatHangReport(const uint32_t *record,
                                              size_t outSize);
 
 /// The launch contract the compiler recorded for kernel `kernel` of `ptx`
-/// (pipeline-record-launch-contract): the least threads per block its roles
+/// (pipeline-record-launch-contract): the least threads along x its roles
 /// need and the least dynamic shared memory, each 0 where none is
 /// recorded; and the block it declares (`.reqntid`), all 0 where none.
 MLIR_CAPI_EXPORTED void pmlirGetLaunchContract(MlirStringRef ptx,

@@ -316,7 +316,6 @@ int pmlirCheckLaunchContract(MlirStringRef ptx, MlirStringRef kernel,
   pmlirGetLaunchContract(ptx, kernel, &minThreads, &minSmem, required);
   std::string why;
   llvm::raw_string_ostream os(why);
-  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
   auto printBlock = [&](const unsigned *dims) {
     os << "(" << dims[0] << ", " << dims[1] << ", " << dims[2] << ")";
   };
@@ -326,10 +325,10 @@ int pmlirCheckLaunchContract(MlirStringRef ptx, MlirStringRef kernel,
     printBlock(required);
     os << " (its .reqntid), got ";
     printBlock(block);
-  } else if (threads < minThreads) {
+  } else if (block[0] < minThreads) {
     os << "kernel " << unwrap(kernel) << ": block ";
     printBlock(block);
-    os << " has " << threads << " threads; its roles need at least "
+    os << " has " << block[0] << " threads along x; its roles need at least "
        << minThreads
        << " (its launch contract): with fewer, a role that waits on a "
           "barrier never runs or its arrivals never complete a phase, and "

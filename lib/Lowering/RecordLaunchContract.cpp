@@ -7,6 +7,7 @@
 #include "pipeline/Lowering/Pipelines.h"
 
 #include "pipeline/Dialect/Pipeline/Analysis/LaunchContract.h"
+#include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -97,6 +98,11 @@ static void record(gpu::GPUFuncOp func, StringRef attr, StringRef symbol,
   if (!module)
     return;
   std::string name = (symbol + "_" + func.getName()).str();
+  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    // Recorded before: the value of this run.
+    global.setValueAttr(IntegerAttr::get(i64, value));
+    return;
+  }
   if (module.lookupSymbol(name))
     return;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
@@ -123,13 +129,14 @@ struct RecordLaunchContractPass
       if (bytes != 0)
         record(func, kMinDynamicSmemAttrName, "__pipeline_mlir_min_smem",
                bytes);
-      // The threads per block: those the kernel declares, else the least
-      // its roles need.
+      // The threads per block (x): those the kernel declares, else the
+      // least its roles need (with the arrival counts they give).
       uint64_t threads = 0;
       if (std::optional<std::array<int64_t, 3>> dims =
               declaredBlockSize(&func.getBody()))
-        threads = uint64_t((*dims)[0] * (*dims)[1] * (*dims)[2]);
-      else if (std::optional<int64_t> least = leastBlockSize(&func.getBody()))
+        threads = uint64_t((*dims)[0]);
+      else if (std::optional<int64_t> least =
+                   leastCountedBlockSize(&func.getBody()))
         threads = uint64_t(*least);
       if (threads != 0)
         record(func, kMinBlockSizeAttrName, "__pipeline_mlir_min_block",

@@ -790,10 +790,10 @@ def _check_launch_contracts(where, ptx, name, block, smem, cluster):
                               ".reqnctapercluster: the CTAs its multicasts and remote "
                               f"arrivals reach), got {given if given else 'no cluster'}")
     threads = required_threads(ptx, name)
-    if threads is not None and math.prod(block) < threads:
-        raise LaunchError(f"{where} needs at least {threads} threads per block (its "
-                          f"launch contract: with fewer, a warp role never runs and the "
-                          f"kernel hangs waiting for it), got block {tuple(block)}; "
+    if threads is not None and block[0] < threads:
+        raise LaunchError(f"{where} needs at least {threads} threads per block along x "
+                          f"(its launch contract: with fewer, a warp role never runs and "
+                          f"the kernel hangs waiting for it), got block {tuple(block)}; "
                           f"declare the block with @pm.kernel(block=...)")
     least = required_smem(ptx, name)
     if least is not None and smem < least:
@@ -828,10 +828,10 @@ def required_cluster(ptx: Optional[str], name: str) -> Optional[Tuple[int, int, 
 
 
 def required_threads(ptx: Optional[str], name: str) -> Optional[int]:
-    """The threads per block a kernel of `ptx` needs at least, as the
+    """The threads along x a kernel of `ptx` needs at least, as the
     compiler recorded it (pipeline-record-launch-contract: the constant
-    `__pipeline_mlir_min_block_<name>`: the block it declares, or the least
-    whole-warp block in which every warp role runs), or None."""
+    `__pipeline_mlir_min_block_<name>`: the x of the block it declares, or
+    the least whole-warp block in which every warp role runs), or None."""
     return _recorded_contract(ptx, "block", name)
 
 

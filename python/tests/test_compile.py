@@ -328,8 +328,9 @@ def test_least_block_is_recorded_and_enforced():
     assert required_threads(mod.ptx, name) == 128
     kernel = mod.kernel()
     a = np.zeros((64, 32), np.int32)
-    with pytest.raises(pm.LaunchError, match=r"needs at least 128 threads per block .* "
-                       r"got block \(32, 1, 1\)"):
+    with pytest.raises(pm.LaunchError, match=r"needs at least 128 threads per block along "
+                       r"x .* got block \(32, 1, 1\)"):
         kernel(a, a, block=32, smem=1024)
+    # 32 x 4 threads: the roles test tid.x, which stays below 32.
     with pytest.raises(pm.LaunchError, match=r"needs at least 128 threads"):
-        kernel(a, a, block=(32, 3), smem=1024)
+        kernel(a, a, block=(32, 4), smem=1024)

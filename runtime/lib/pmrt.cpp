@@ -191,6 +191,40 @@ void resetHangReport() {
                 PMLIR_HANG_RECORD_BYTES);
 }
 
+namespace {
+/// A kernel's launch contract: 0 where it records nothing.
+struct Contract {
+  uint64_t minThreads = 0;
+  uint64_t minSmem = 0;
+};
+
+/// The constant `name` of `module` (a u64), or 0 when absent.
+uint64_t contractConstant(CUmodule module, const std::string &name) {
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+  if (cuModuleGetGlobal(&ptr, &bytes, module, name.c_str()) != CUDA_SUCCESS ||
+      bytes != sizeof(uint64_t))
+    return 0;
+  uint64_t value = 0;
+  PMRT_CHECK(cuMemcpyDtoH(&value, ptr, sizeof(value)));
+  return value;
+}
+
+/// The contracts of the kernels getKernel returned, read once there (where
+/// the module and the name are known).
+std::mutex contractsMutex;
+std::map<CUfunction, Contract> &contracts() {
+  static std::map<CUfunction, Contract> table;
+  return table;
+}
+
+Contract contractOf(CUfunction fn) {
+  std::lock_guard<std::mutex> lock(contractsMutex);
+  auto it = contracts().find(fn);
+  return it == contracts().end() ? Contract() : it->second;
+}
+} // namespace
+
 CUfunction getKernel(CUmodule module, const char *name) {
   CUfunction fn = nullptr;
   CUresult r = cuModuleGetFunction(&fn, module, name);
@@ -198,6 +232,13 @@ CUfunction getKernel(CUmodule module, const char *name) {
     std::printf("ERROR: kernel '%s' not found in module\n", name);
     reportDriverError(r, "cuModuleGetFunction", __FILE__, __LINE__);
   }
+  Contract contract;
+  contract.minThreads = contractConstant(
+      module, std::string("__pipeline_mlir_min_block_") + name);
+  contract.minSmem =
+      contractConstant(module, std::string("__pipeline_mlir_min_smem_") + name);
+  std::lock_guard<std::mutex> lock(contractsMutex);
+  contracts()[fn] = contract;
   return fn;
 }
 
@@ -471,56 +512,13 @@ std::string checkLaunchConfig(const LaunchConfig &cfg) {
   return "";
 }
 
-namespace {
-/// A kernel's launch contract: 0 where it records nothing.
-struct Contract {
-  uint64_t minThreads = 0;
-  uint64_t minSmem = 0;
-};
-
-/// The constant `<prefix>_<kernel>` of `module`, or 0 when absent.
-uint64_t contractConstant(CUmodule module, const std::string &name) {
-  CUdeviceptr ptr = 0;
-  size_t bytes = 0;
-  if (cuModuleGetGlobal(&ptr, &bytes, module, name.c_str()) != CUDA_SUCCESS ||
-      bytes != sizeof(uint64_t))
-    return 0;
-  uint64_t value = 0;
-  PMRT_CHECK(cuMemcpyDtoH(&value, ptr, sizeof(value)));
-  return value;
-}
-
-Contract contractOf(CUfunction fn) {
-  static std::mutex mutex;
-  static std::map<CUfunction, Contract> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(fn);
-  if (it != cache.end())
-    return it->second;
-  Contract contract;
-  CUmodule module = nullptr;
-  const char *name = nullptr;
-  if (cuFuncGetModule(&module, fn) == CUDA_SUCCESS &&
-      cuFuncGetName(&name, fn) == CUDA_SUCCESS && name) {
-    contract.minThreads = contractConstant(
-        module, std::string("__pipeline_mlir_min_block_") + name);
-    contract.minSmem = contractConstant(
-        module, std::string("__pipeline_mlir_min_smem_") + name);
-  }
-  cache.emplace(fn, contract);
-  return contract;
-}
-} // namespace
-
 std::string checkLaunchContract(CUfunction fn, const LaunchConfig &cfg) {
   Contract contract = contractOf(fn);
-  uint64_t threads =
-      uint64_t(cfg.block[0]) * uint64_t(cfg.block[1]) * uint64_t(cfg.block[2]);
-  if (threads < contract.minThreads)
+  if (cfg.block[0] < contract.minThreads)
     return "block (" + std::to_string(cfg.block[0]) + ", " +
            std::to_string(cfg.block[1]) + ", " + std::to_string(cfg.block[2]) +
-           ") has " + std::to_string(threads) +
-           " threads; the kernel's roles need at least " +
+           ") has " + std::to_string(cfg.block[0]) +
+           " threads along x; the kernel's roles need at least " +
            std::to_string(contract.minThreads) +
            " (its launch contract): with fewer, a role that waits on a "
            "barrier never runs or its arrivals never complete a phase, and "

@@ -1,6 +1,6 @@
 // One kernel of 10,000 acquire_producer / arrive / release triplets and
 // 10,000 consume regions (bench/compile-time/gen.py triplets, the shape of
-// docs/benchmarks.md "Compile time, one large kernel"): both checkers
+// docs/benchmarks.md, "One large kernel: the checkers"): both checkers
 // accept it, and with release_ctas = 2 the drain check scans the path of
 // every producer visit to the exit. The checks are linear in the size of
 // the kernel; nothing here is timed.

@@ -181,8 +181,9 @@ int main(void) {
     // The launch contract: the producer is threads 0..31, the consumer
     // every other warp: two warps at least, and the barriers' 32 bytes.
     // CHECK: contract: threads 64 smem 32 reqntid 0
-    // CHECK-NEXT: one warp: 1 kernel ring: block (32, 1, 1) has 32 threads; its roles need at least 64
+    // CHECK-NEXT: one warp: 1 kernel ring: block (32, 1, 1) has 32 threads along x; its roles need at least 64
     // CHECK-NEXT: two warps: 0
+    // CHECK-NEXT: 32 x 2: 1
     // CHECK-NEXT: no smem: 1 kernel ring needs at least 32 bytes of dynamic shared memory (its launch contract), got 0
     uint64_t threads = 0, smem = 0;
     unsigned reqntid[3];
@@ -190,11 +191,15 @@ int main(void) {
     printf("contract: threads %lu smem %lu reqntid %u\n", (unsigned long)threads,
            (unsigned long)smem, reqntid[0]);
     char why[512];
-    unsigned one[3] = {32, 1, 1}, two[3] = {64, 1, 1};
+    unsigned one[3] = {32, 1, 1}, two[3] = {64, 1, 1}, tall[3] = {32, 2, 1};
     int refused = pmlirCheckLaunchContract(text, str("ring"), one, 32, why, sizeof(why));
     printf("one warp: %d %s\n", refused, refused ? why : "");
     printf("two warps: %d\n",
            pmlirCheckLaunchContract(text, str("ring"), two, 32, why, sizeof(why)));
+    // Two warps of 32 x 2 threads: the roles test tid.x, which stays below
+    // 32 (the contract is along x).
+    printf("32 x 2: %d\n",
+           pmlirCheckLaunchContract(text, str("ring"), tall, 32, why, sizeof(why)));
     refused = pmlirCheckLaunchContract(text, str("ring"), two, 0, why, sizeof(why));
     printf("no smem: %d %s\n", refused, refused ? why : "");
 

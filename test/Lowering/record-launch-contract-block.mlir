@@ -1,12 +1,13 @@
 // RUN: pipeline-opt %s -pipeline-record-launch-contract | FileCheck %s
 
-// The threads per block a kernel needs at least: the block it declares
-// (known_block_size, nvvm.reqntid), else the least whole-warp block in
-// which every role runs (each op of the pipeline dialect that waits,
-// signals or frees executes in some thread), derived from the roles'
-// thread conditions. Launchers refuse a smaller block before the driver
-// is called: with fewer warps a role never runs and its peer waits
-// forever.
+// The threads along x a kernel needs at least: the x of the block it
+// declares (known_block_size, nvvm.reqntid, nvvm.maxntid), else the least
+// whole-warp block in which every role runs (each op of the pipeline
+// dialect that waits, signals or frees executes in all its threads, or a
+// role that grows with the block in its lowest warp, and then every
+// barrier gets its count), derived from the roles' thread conditions.
+// Launchers refuse a smaller block before the driver is called: with fewer
+// warps a role never runs and its peer waits forever.
 
 !Smem = memref<?xi8, #gpu.address_space<workgroup>>
 !P = !pipeline.pipeline<stages = 2>
@@ -16,10 +17,11 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.module @kernels
     // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_two_warps(64 : i64) {addr_space = 4 : i32, alignment = 8 : i64}
     // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_fourth_warp(128 : i64)
-    // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_declared(256 : i64)
+    // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_declared(128 : i64)
     // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_elected(96 : i64)
     // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_last_warp(64 : i64)
     // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_peer(64 : i64)
+    // CHECK-DAG: llvm.mlir.global external constant @__pipeline_mlir_min_block_counted(160 : i64)
     // CHECK-NOT: __pipeline_mlir_min_block_varying
     // CHECK-NOT: __pipeline_mlir_min_block_two_d
     // CHECK-NOT: __pipeline_mlir_min_block_no_roles
@@ -75,7 +77,7 @@ module attributes {gpu.container_module} {
     }
 
     // A declared block is the contract, whatever the roles need.
-    // CHECK: gpu.func @declared() kernel attributes {nvvm.reqntid = array<i32: 128, 2, 1>, pipeline.min_block_size = 256 : i64, pipeline.min_dynamic_smem = 32 : i64}
+    // CHECK: gpu.func @declared() kernel attributes {nvvm.reqntid = array<i32: 128, 2, 1>, pipeline.min_block_size = 128 : i64, pipeline.min_dynamic_smem = 32 : i64}
     gpu.func @declared() kernel attributes {nvvm.reqntid = array<i32: 128, 2, 1>} {
       %c0 = arith.constant 0 : index
       %smem = gpu.dynamic_shared_memory : !Smem
@@ -159,6 +161,32 @@ module attributes {gpu.container_module} {
       %w1 = arith.cmpi eq, %warp, %c1 : index
       %role = arith.andi %w1, %is_peer : i1
       scf.if %role {
+        pipeline.consume %p as %s : !P {
+        }
+      }
+      gpu.return
+    }
+
+    // Warp 0 produces, every other warp consumes, `consumer 128`: the
+    // consumer grows with the block, so the least block is the one that
+    // gives its barriers their count: four consumer warps, 160 threads (at
+    // 64, the least in which each role runs, it would hang).
+    // CHECK: gpu.func @counted() kernel attributes {pipeline.min_block_size = 160 : i64, pipeline.min_dynamic_smem = 32 : i64}
+    gpu.func @counted() kernel {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %tid = gpu.thread_id x
+      %warp = arith.divui %tid, %c32 : index
+      %smem = gpu.dynamic_shared_memory : !Smem
+      %p = pipeline.create in %smem[%c0] : !Smem -> !P
+      pipeline.init_mbars %p producer 32 consumer 128 : !P
+      %is_producer = arith.cmpi eq, %warp, %c0 : index
+      scf.if %is_producer {
+        pipeline.produce %p as %s : !P {
+          pipeline.arrive %s : !pipeline.stage<producer, !P>
+        }
+        pipeline.drain_producer %p : !P
+      } else {
         pipeline.consume %p as %s : !P {
         }
       }

@@ -163,12 +163,14 @@ struct LaunchConfig {
 std::string checkLaunchConfig(const LaunchConfig &cfg);
 
 /// Why the kernel's launch contract refuses `cfg`, or "" when it does not:
-/// the compiler records, for each kernel, the least threads per block its
-/// roles need (`__pipeline_mlir_min_block_<kernel>`: the declared block, or
-/// the least whole-warp block in which every role runs) and the least
+/// the compiler records, for each kernel, the least threads along x its
+/// roles need (`__pipeline_mlir_min_block_<kernel>`: the declared block's
+/// x, or the least whole-warp block in which every role runs and, where a
+/// role grows with the block, every barrier gets its count) and the least
 /// dynamic shared memory (`__pipeline_mlir_min_smem_<kernel>`), as
-/// constants of the module; a kernel without them has no contract. Read
-/// once per function. Checked by launch() before the driver is called.
+/// constants of the module, read by getKernel(); a kernel without them, or
+/// a function not returned by getKernel(), has no contract. Checked by
+/// launch() before the driver is called.
 std::string checkLaunchContract(CUfunction fn, const LaunchConfig &cfg);
 
 /// Kernel parameters in declaration order, as the kernel ABI of

@@ -16,13 +16,6 @@ using namespace pmlir;
 using namespace pmlir::protocol;
 
 std::optional<std::array<int64_t, 3>> pmlir::declaredBlockSize(Region *kernel) {
-  // nvvm.maxntid bounds the block from above only.
-  Operation *owner = kernel->getParentOp();
-  if (owner->hasAttr("nvvm.maxntid") && !owner->hasAttr("nvvm.reqntid") &&
-      !owner->hasAttr("gpu.known_block_size") &&
-      !(isa<gpu::GPUFuncOp>(owner) &&
-        cast<gpu::GPUFuncOp>(owner).getKnownBlockSize()))
-    return std::nullopt;
   return knownBlockSize(kernel);
 }
 
@@ -99,8 +92,9 @@ static std::optional<int64_t> clusterSize(Region *kernel) {
 /// size): the least whole-warp block in which every role runs with all its
 /// threads, 0 when no role runs, nothing when unknown. A role bounded in
 /// the thread index (warps 1 and 2) needs the block up to its highest
-/// thread; an open-ended one (every warp but the first, an `else` of a
-/// warp test) only its lowest warp, since it grows with the block.
+/// thread; one that reaches the upper half of the 1024-thread block (every
+/// warp but the first, an `else` of a warp test, every even warp) grows
+/// with the block and needs only its lowest warp.
 static std::optional<int64_t> leastAt(Region *kernel,
                                       ArrayRef<Operation *> roles,
                                       unsigned threads, unsigned ranks,
@@ -128,10 +122,10 @@ static std::optional<int64_t> leastAt(Region *kernel,
           lowest = t;
         highest = std::max<int64_t>(highest, t);
       }
-      // Runs in the last warp of the largest block: it grows with it.
-      for (unsigned t = threads - 32; t < threads; ++t)
-        openEnded |= exec->test(sp.point(r, t));
     }
+    // Reaches the upper half of the largest block (the last warp, every
+    // other warp): it grows with the block, or repeats along it.
+    openEnded = highest >= int64_t(threads / 2);
     if (lowest < 0)
       continue; // runs in no block
     grows |= openEnded;
@@ -167,10 +161,10 @@ std::optional<DerivedBlockSize> pmlir::deriveBlockSize(Region *kernel,
   });
   if (roles.empty())
     return std::nullopt;
-  // Leader and peer (and two more ranks of a declared cluster): roles that
-  // single out a CTA run in one of them.
+  // Leader and peer, or every rank of a declared cluster: roles that single
+  // out a CTA run in one of them.
   unsigned ranks =
-      unsigned(std::min<int64_t>(clusterSize(kernel).value_or(2), 4));
+      unsigned(std::min<int64_t>(clusterSize(kernel).value_or(2), 16));
   ranks = std::max(ranks, 1u);
   {
     ThreadSpace sp;

@@ -805,9 +805,9 @@ void ArrivalChecker::noteDerivedBlock(InFlightDiagnostic &diag) const {
         << "counted with " << block->dims[0]
         << " threads, the least block the kernel's roles need; no block of "
         << block->dims[0]
-        << " to 1024 threads gives the count either (the kernel declares no "
-           "block size; declare one with known_block_size, nvvm.reqntid or "
-           "@pm.kernel(block=...))";
+        << " to 1024 threads gives every barrier of the kernel its count "
+           "either (the kernel declares no block size; declare one with "
+           "known_block_size, nvvm.reqntid or @pm.kernel(block=...))";
     return;
   }
   diag.attachNote(p.kernel->getParentOp()->getLoc())
@@ -818,45 +818,79 @@ void ArrivalChecker::noteDerivedBlock(InFlightDiagnostic &diag) const {
 }
 
 /// A kernel that declares no block size and whose roles grow with the block
-/// (every warp but the first consumes): true when some whole-warp block
-/// from the least the roles need up to 1024 threads gives the counts (or
-/// leaves them undetermined). The kernel is then launched with that block;
-/// only when none does is the count an error.
-static bool someBlockGivesTheCounts(PipelineUses &p, Kind kind,
-                                    CheckedBlockSize least) {
-  MLIRContext *ctx = p.create->getContext();
+/// (every warp but the first consumes): the least whole-warp block, from
+/// the least the roles need up to 1024 threads, at which every barrier of
+/// every pipeline of the kernel gets its count (or is left undetermined).
+/// The host must launch it with such a block; only when there is none is a
+/// count an error.
+static std::optional<int64_t>
+blockGivingTheCounts(ArrayRef<PipelineUses *> pipelines,
+                     CheckedBlockSize least) {
+  if (pipelines.empty())
+    return std::nullopt;
+  MLIRContext *ctx = pipelines.front()->create->getContext();
   for (int64_t threads = least.dims[0]; threads <= 1024; threads += 32) {
     ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
     CheckedBlockSize at = least;
     at.dims = {threads, 1, 1};
-    ArrivalChecker probe(p, kind, at, /*remarkUnknown=*/false);
-    if (!probe.run())
-      return true;
+    bool all = llvm::all_of(pipelines, [&](PipelineUses *p) {
+      return llvm::none_of(std::array{Kind::Full, Kind::Empty}, [&](Kind kind) {
+        ArrivalChecker probe(*p, kind, at, /*remarkUnknown=*/false);
+        return probe.run();
+      });
+    });
+    if (all)
+      return threads;
   }
-  return false;
+  return std::nullopt;
+}
+
+/// The pipelines of `root` by kernel, in program order.
+static llvm::MapVector<Region *, SmallVector<PipelineUses *>>
+byKernel(MutableArrayRef<PipelineUses> pipelines) {
+  llvm::MapVector<Region *, SmallVector<PipelineUses *>> kernels;
+  for (PipelineUses &p : pipelines)
+    kernels[p.kernel].push_back(&p);
+  return kernels;
 }
 
 LogicalResult pmlir::verifyArrivalCounts(Operation *root) {
   bool failed = false;
-  // The block size of each kernel, derived once.
-  // With it unknown, whether the roles are functions of the thread (the
-  // block size alone is missing: say so).
-  DenseMap<Region *, std::pair<std::optional<CheckedBlockSize>, bool>> blocks;
-  for (PipelineUses &p : collectPipelines(root)) {
-    auto [it, inserted] = blocks.try_emplace(p.kernel);
-    if (inserted && p.kernel)
-      it->second.first = checkedBlockSize(p.kernel, &it->second.second);
-    std::optional<CheckedBlockSize> block = it->second.first;
-    bool remark = !block && it->second.second;
-    for (Kind kind : {Kind::Full, Kind::Empty}) {
-      if (block && block->derived && block->grows &&
-          someBlockGivesTheCounts(p, kind, *block))
-        continue;
-      ArrivalChecker checker(p, kind, block, remark);
-      failed |= checker.run();
-    }
+  SmallVector<PipelineUses> pipelines = collectPipelines(root);
+  for (auto &[kernel, uses] : byKernel(pipelines)) {
+    // The block size, derived once per kernel; with it unknown, whether the
+    // roles are functions of the thread (the size alone is missing: say
+    // so).
+    bool threadRoles = false;
+    std::optional<CheckedBlockSize> block;
+    if (kernel)
+      block = checkedBlockSize(kernel, &threadRoles);
+    if (block && block->derived && block->grows &&
+        blockGivingTheCounts(uses, *block))
+      continue;
+    for (PipelineUses *p : uses)
+      for (Kind kind : {Kind::Full, Kind::Empty}) {
+        ArrivalChecker checker(*p, kind, block, !block && threadRoles);
+        failed |= checker.run();
+      }
   }
   return failure(failed);
+}
+
+std::optional<int64_t> pmlir::leastCountedBlockSize(Region *kernel) {
+  std::optional<CheckedBlockSize> block = checkedBlockSize(kernel);
+  if (!block || !block->derived)
+    return std::nullopt;
+  if (!block->grows)
+    return block->dims[0];
+  SmallVector<PipelineUses> pipelines = collectPipelines(kernel->getParentOp());
+  SmallVector<PipelineUses *> uses;
+  for (PipelineUses &p : pipelines)
+    if (p.kernel == kernel)
+      uses.push_back(&p);
+  if (std::optional<int64_t> threads = blockGivingTheCounts(uses, *block))
+    return threads;
+  return block->dims[0];
 }
 
 //===----------------------------------------------------------------------===//
@@ -986,8 +1020,8 @@ public:
   bool fullBarrierArrived() {
     if (!arrived)
       arrived = llvm::any_of(p.users, [](Operation *user) {
-        return isBarrierAddressOf(user, Role::producer) &&
-               !user->use_empty() && !onlyTransactionUses(user->getResult(0));
+        return isBarrierAddressOf(user, Role::producer) && !user->use_empty() &&
+               !onlyTransactionUses(user->getResult(0));
       });
     return *arrived;
   }
@@ -2147,9 +2181,8 @@ unsigned SharedDrainScans::addSite(Operation *site,
 
 void SharedDrainScans::finish() {
   for (auto &[block, ops] : points) {
-    llvm::sort(ops, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
+    llvm::sort(
+        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     for (auto [i, op] : llvm::enumerate(ops))
       place[op] = i;
   }

@@ -19,14 +19,19 @@
 
 namespace pmlir {
 
-/// The block size the kernel whose body is `kernel` declares exactly:
-/// gpu.func `known_block_size`, `nvvm.reqntid`, or a gpu.launch with
-/// constant block sizes (`nvvm.maxntid` alone bounds it from above only).
+/// The block size the kernel whose body is `kernel` declares: gpu.func
+/// `known_block_size`, `nvvm.reqntid`, `nvvm.maxntid` (the checks count at
+/// it, so it is the contract too), or a gpu.launch with constant block
+/// sizes.
 std::optional<std::array<int64_t, 3>> declaredBlockSize(mlir::Region *kernel);
 
 /// The least number of threads (x, whole warps, y = z = 1) with which every
 /// role of the kernel runs: each op of the pipeline dialect that waits,
-/// signals, loads or frees executes in at least one thread of some CTA.
+/// signals, loads, allocates or frees executes in all the threads that run
+/// it in a 1024-thread block, or, for a role that grows with the block (it
+/// reaches the upper half of that block: every warp but the first, every
+/// even warp), in at least its lowest warp. Where the conditions read the
+/// block size, the least block in which each role runs in some thread.
 /// Derived by evaluating the roles' thread conditions (thread and lane ids,
 /// the cluster rank, nvvm.elect.sync) for every thread of a 1024-thread
 /// block. Unknown (std::nullopt) when a condition around a role is not a
@@ -34,8 +39,8 @@ std::optional<std::array<int64_t, 3>> declaredBlockSize(mlir::Region *kernel);
 /// id or block dimension, or when it has no such op.
 std::optional<int64_t> leastBlockSize(mlir::Region *kernel);
 
-/// leastBlockSize, and whether a role grows with the block (it runs in the
-/// last warp of a 1024-thread block, or the conditions read the block
+/// leastBlockSize, and whether a role grows with the block (it reaches the
+/// upper half of a 1024-thread block, or the conditions read the block
 /// size): then larger blocks change what the roles do.
 struct DerivedBlockSize {
   int64_t threads;

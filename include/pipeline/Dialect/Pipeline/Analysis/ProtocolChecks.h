@@ -12,7 +12,10 @@
 #define PIPELINE_DIALECT_PIPELINE_ANALYSIS_PROTOCOLCHECKS_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/Region.h"
 #include "mlir/Support/LLVM.h"
+
+#include <optional>
 
 namespace pmlir {
 
@@ -24,6 +27,14 @@ namespace pmlir {
 /// the other CTAs of a pair or multicast group that reach it), equal the
 /// counts of its `pipeline.init_mbars`.
 mlir::LogicalResult verifyArrivalCounts(mlir::Operation *root);
+
+/// For a kernel that declares no block size: the least whole-warp block in
+/// which its roles run (LaunchContract.h) and, where a role grows with the
+/// block, every barrier of every pipeline gets its count (the least such
+/// block from there up to 1024 threads, when one is). Nothing when the
+/// kernel declares its block or its roles say nothing of it. The least
+/// block of the kernel's launch contract.
+std::optional<int64_t> leastCountedBlockSize(mlir::Region *kernel);
 
 /// expect_tx: the bytes a producer stage arms (`bytes(%n)` with a constant
 /// `%n`, or a tile pipeline's default) equal the bytes of the
