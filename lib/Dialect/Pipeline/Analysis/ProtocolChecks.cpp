@@ -982,22 +982,6 @@ static std::string describeBox(MemRefType box) {
   return text;
 }
 
-/// The stage whose payload `v` is (a view of), or null.
-static Value payloadStageOf(Value v) {
-  for (unsigned guard = 0; v && guard < 64; ++guard) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return Value();
-    if (auto payload = dyn_cast<PayloadOp>(def))
-      return payload.getStage();
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return Value();
-    v = view.getViewSource();
-  }
-  return Value();
-}
-
 namespace {
 /// What the expect_tx check of every producer stage of one pipeline asks
 /// about the pipeline and its kernel, computed once on first use: each
@@ -1036,7 +1020,7 @@ public:
           dst = load.getDst();
         else if (auto load = dyn_cast<TmaLoadOp>(op))
           dst = load.getDst();
-        if (Value owner = dst ? payloadStageOf(dst) : Value())
+        if (Value owner = dst ? getPayloadStage(dst) : Value())
           byStage[owner].push_back(op);
       });
     auto found = it->second.find(stage);

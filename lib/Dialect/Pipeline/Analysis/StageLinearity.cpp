@@ -147,23 +147,6 @@ static uint64_t subStageBit(uint32_t subStage) {
   return uint64_t(1) << std::min<uint32_t>(subStage, 63);
 }
 
-/// The stage value a payload tile (or a view of one) was taken from; null
-/// if it is not visibly one.
-static Value stageOfTile(Value v) {
-  for (unsigned guard = 0; v && guard < 64; ++guard) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return Value();
-    if (auto payload = dyn_cast<PayloadOp>(def))
-      return payload.getStage();
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return Value();
-    v = view.getViewSource();
-  }
-  return Value();
-}
-
 static StringRef constructName(const RegionContext &ctx) {
   switch (ctx.kind) {
   case RegionKind::Function:
@@ -1683,7 +1666,7 @@ void Checker::visitFor(scf::ForOp op) {
       def.tileOf = t0.handles;
       tileResultOf[j] = t0.handles;
     } else if (allMoved && k >= 0 &&
-               (same || stageOfTile(yielded) == yield->getOperand(k))) {
+               (same || getPayloadStage(yielded) == yield->getOperand(k))) {
       def.tileOfArg = numIVs + k;
       tileResultArg[j] = k;
     } else {

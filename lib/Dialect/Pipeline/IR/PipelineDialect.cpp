@@ -79,13 +79,7 @@ static LogicalResult verifyWaitedAhead(Operation *op, Attribute value) {
   if (!isa<UnitAttr>(value))
     return op->emitOpError() << "expects '" << kWaitedAheadAttrName
                              << "' to be a unit attribute, got " << value;
-  bool plain = llvm::TypeSwitch<Operation *, bool>(op)
-                   .Case<ProduceOp, ConsumeOp, ConsumeExplicitOp>(
-                       [](auto) { return true; })
-                   .Case<AcquireProducerOp, AcquireConsumerOp>(
-                       [](auto acquire) { return !acquire.getReady(); })
-                   .Default([](Operation *) { return false; });
-  if (!plain)
+  if (!isPlainAcquire(op))
     return op->emitOpError()
            << "expects '" << kWaitedAheadAttrName
            << "' only on an acquire_producer or acquire_consumer without "

@@ -8,6 +8,9 @@
 
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
 
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 #include <variant>
 
 using namespace mlir;
@@ -155,4 +158,27 @@ bool pmlir::isInputPipeline(Value value, llvm::DenseMap<Value, bool> &roots) {
   if (inserted)
     it->second = hasTileView(pipeline);
   return it->second;
+}
+
+Value pmlir::getPayloadStage(Value v) {
+  for (unsigned guard = 0; v && guard < 64; ++guard) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return Value();
+    if (auto payload = dyn_cast<PayloadOp>(def))
+      return payload.getStage();
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return Value();
+    v = view.getViewSource();
+  }
+  return Value();
+}
+
+bool pmlir::isPlainAcquire(Operation *op) {
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<ProduceOp, ConsumeOp, ConsumeExplicitOp>([](auto) { return true; })
+      .Case<AcquireProducerOp, AcquireConsumerOp>(
+          [](auto acquire) { return !acquire.getReady(); })
+      .Default([](Operation *) { return false; });
 }

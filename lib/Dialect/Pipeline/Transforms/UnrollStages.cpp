@@ -272,13 +272,7 @@ static Operation *getRotatableAcquire(const Candidate &c, Block *body) {
   for (Operation &op : body->without_terminator()) {
     if (isMemoryEffectFree(&op) && !touchesProtocol(&op))
       continue;
-    bool plain = TypeSwitch<Operation *, bool>(&op)
-                     .Case<ProduceOp, ConsumeOp, ConsumeExplicitOp>(
-                         [](auto) { return true; })
-                     .Case<AcquireProducerOp, AcquireConsumerOp>(
-                         [](auto acquire) { return !acquire.getReady(); })
-                     .Default([](Operation *) { return false; });
-    if (!plain)
+    if (!isPlainAcquire(&op))
       return nullptr;
     FailureOr<std::optional<RoleAccess>> access = getRoleAccess(&op);
     if (failed(access) || !*access || !c.stepOps.contains((*access)->key))

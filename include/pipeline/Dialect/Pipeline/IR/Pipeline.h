@@ -167,6 +167,15 @@ mlir::Value getMmaCommitElection(mlir::Operation *op);
 
 /// The chip feature `op`'s lowering needs (ProtocolOpInterface).
 ChipFeature getChipFeature(mlir::Operation *op);
+
+/// The stage handle whose payload tile `v` is (a `pipeline.payload` result,
+/// or a view of one), or null when it is not visibly one.
+mlir::Value getPayloadStage(mlir::Value v);
+
+/// True if `op` is a plain wait of a role: an acquire_producer /
+/// acquire_consumer without `ready(...)`, or a produce / consume /
+/// consume_explicit region (the waits `pipeline.waited_ahead` may mark).
+bool isPlainAcquire(mlir::Operation *op);
 } // namespace pmlir
 
 #endif // PIPELINE_DIALECT_PIPELINE_IR_PIPELINE_H
