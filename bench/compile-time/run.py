@@ -197,8 +197,11 @@ def main():
     with open(os.path.join(args.out, name + ".json"), "w") as f:
         json.dump({"meta": meta, "rows": rows}, f, indent=1)
     with open(os.path.join(args.out, name + ".md"), "w") as f:
+        # The triplets shape is its own kernel; --kernel picks the others'.
+        kernels = sorted({"triplets" if s == "triplets" else args.kernel
+                          for s in args.shapes.split(",")})
         f.write("%s, %d CPUs, %s; kernel %s; %d reps; median [min-max]\n\n" %
-                (meta["machine"], meta["cpus"], meta["date"], args.kernel,
+                (meta["machine"], meta["cpus"], meta["date"], ", ".join(kernels),
                  args.reps))
         f.write("| shape | kernels | step | wall s | CPU s | CPU ms/kernel "
                 "|\n|---|---:|---|---|---|---:|\n")
