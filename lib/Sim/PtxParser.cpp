@@ -374,6 +374,30 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
   }
   if (brace == std::string::npos)
     return error(lineAt(pos), "a kernel without a body");
+  // The performance directives between the parameters and the body: the
+  // block and cluster the kernel requires.
+  if (close != std::string::npos && close < brace) {
+    StringRef directives = StringRef(src).slice(close + 1, brace);
+    auto dims = [&](StringRef name, unsigned(&out)[3]) {
+      size_t at = directives.find(name);
+      if (at == StringRef::npos)
+        return;
+      StringRef list = directives.drop_front(at + name.size());
+      for (unsigned d = 0; d < 3; ++d) {
+        list = list.ltrim();
+        if (d > 0 && !list.consume_front(","))
+          break;
+        list = list.ltrim();
+        if (list.consumeInteger(10, out[d]))
+          break;
+      }
+      for (unsigned d = 1; d < 3; ++d)
+        if (out[0] && !out[d])
+          out[d] = 1;
+    };
+    dims(".reqntid", kernel.requiredBlock);
+    dims(".reqnctapercluster", kernel.requiredCluster);
+  }
   pos = brace + 1;
   kernel.shared = moduleShared;
   uint64_t nextShared = moduleSharedEnd;
@@ -651,6 +675,17 @@ Expected<PtxModule> Parser::parse() {
       StringRef decl = head.substr(head.find(".shared") + 7);
       if (Error e = parseSharedDecl(decl, moduleShared, moduleSharedEnd))
         return error(line, toString(std::move(e)));
+    } else if (head.contains(".const") && head.contains("=")) {
+      // A scalar constant: `.visible .const .align 8 .u64 name = N;` (the
+      // launch contract the compiler records).
+      SmallVector<StringRef> w;
+      SplitString(head.take_until([](char c) { return c == '='; }), w, " \t\n");
+      uint64_t value = 0;
+      if (!w.empty() && !head.drop_until([](char c) { return c == '='; })
+                             .drop_front()
+                             .trim()
+                             .getAsInteger(0, value))
+        module.constants[w.back().str()] = value;
     } else if (head.contains(".global")) {
       SmallVector<StringRef> w;
       SplitString(head, w, " \t\n");

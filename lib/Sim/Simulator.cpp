@@ -2436,6 +2436,45 @@ SimResult Machine::explore() {
 
 } // namespace
 
+std::string pmlir::sim::checkLaunchContract(const PtxModule &module,
+                                            const Kernel &kernel,
+                                            const LaunchConfig &launch) {
+  auto dims = [](const unsigned *d) {
+    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+           std::to_string(d[2]) + ")";
+  };
+  auto differs = [](const unsigned *want, const unsigned *got) {
+    return want[0] &&
+           (want[0] != got[0] || want[1] != got[1] || want[2] != got[2]);
+  };
+  if (differs(kernel.requiredBlock, launch.block))
+    return "kernel " + kernel.name + " requires block " +
+           dims(kernel.requiredBlock) + " (its .reqntid), got " +
+           dims(launch.block) + ": the driver refuses that launch";
+  if (differs(kernel.requiredCluster, launch.cluster))
+    return "kernel " + kernel.name + " requires cluster " +
+           dims(kernel.requiredCluster) + " (its .reqnctapercluster), got " +
+           dims(launch.cluster) + ": the driver refuses that launch";
+  auto constant = [&](StringRef what) -> uint64_t {
+    auto it = module.constants.find(
+        ("__pipeline_mlir_min_" + what + "_" + kernel.name).str());
+    return it == module.constants.end() ? 0 : it->second;
+  };
+  if (uint64_t least = constant("block"); launch.block[0] < least)
+    return "kernel " + kernel.name + ": block " + dims(launch.block) + " has " +
+           std::to_string(launch.block[0]) +
+           " threads along x; its roles need at least " +
+           std::to_string(least) +
+           " (its launch contract, which the launchers enforce)";
+  if (uint64_t least = constant("smem"); launch.dynamicShared < least)
+    return "kernel " + kernel.name + " needs at least " +
+           std::to_string(least) +
+           " bytes of dynamic shared memory (its launch contract, which the "
+           "launchers enforce), got " +
+           std::to_string(launch.dynamicShared);
+  return "";
+}
+
 Expected<SimResult> pmlir::sim::simulate(const PtxModule &module,
                                          StringRef kernelName,
                                          const LaunchConfig &launch,
@@ -2448,6 +2487,9 @@ Expected<SimResult> pmlir::sim::simulate(const PtxModule &module,
     return createStringError("no kernel '" + kernelName +
                              "' in the PTX (it has: " + names + ")");
   }
+  if (std::string why = checkLaunchContract(module, *kernel, launch);
+      !why.empty())
+    return createStringError(why);
   Machine machine(module, *kernel, launch, options);
   if (Error e = machine.setup())
     return std::move(e);

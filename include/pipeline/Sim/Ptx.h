@@ -100,6 +100,10 @@ struct Kernel {
   std::map<std::string, SharedVar> shared;
   /// Bytes of static shared memory (the dynamic part starts here).
   uint64_t staticShared = 0;
+  /// The block and cluster the kernel requires (`.reqntid`,
+  /// `.reqnctapercluster`); all 0 where it declares none.
+  unsigned requiredBlock[3] = {0, 0, 0};
+  unsigned requiredCluster[3] = {0, 0, 0};
 };
 
 struct GlobalVar {
@@ -111,6 +115,9 @@ struct PtxModule {
   std::string target;
   std::vector<Kernel> kernels;
   std::map<std::string, GlobalVar> globals;
+  /// Scalar `.const` variables with their values (the launch contract's
+  /// `__pipeline_mlir_min_block_<kernel>` and `__pipeline_mlir_min_smem_`).
+  std::map<std::string, uint64_t> constants;
   /// .file directives: index -> path.
   std::map<unsigned, std::string> files;
 

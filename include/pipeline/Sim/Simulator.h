@@ -112,6 +112,14 @@ struct SimResult {
 /// Runs `kernel` of `module` with `launch`. Fails (llvm::Error) only on a
 /// bad launch (argument count, sizes); what the kernel does wrong is in
 /// the result's findings.
+/// Why a launch of `kernel` with `launch` would be refused, as the driver
+/// and the project's launchers refuse it: a block or cluster other than
+/// the kernel's `.reqntid` / `.reqnctapercluster`, fewer threads along x
+/// or less dynamic shared memory than its recorded launch contract; "" when
+/// none. simulate() refuses such a launch with this message.
+std::string checkLaunchContract(const PtxModule &module, const Kernel &kernel,
+                                const LaunchConfig &launch);
+
 llvm::Expected<SimResult> simulate(const PtxModule &module,
                                    llvm::StringRef kernel,
                                    const LaunchConfig &launch,
