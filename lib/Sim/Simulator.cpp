@@ -1199,7 +1199,16 @@ bool Machine::execute(Thread &t) {
                                                       : old;
     else if (in.has("exch"))
       nv = a;
-    else if (in.has("add") || in.has("inc"))
+    else if (in.has("inc"))
+      // ((old >= b) ? 0 : old + 1), unsigned: wraps to 0 at the bound.
+      nv = truncBits(old, bits) >= truncBits(a, bits) ? 0 : old + 1;
+    else if (in.has("dec"))
+      // ((old == 0) || (old > b)) ? b : old - 1, unsigned.
+      nv =
+          truncBits(old, bits) == 0 || truncBits(old, bits) > truncBits(a, bits)
+              ? a
+              : old - 1;
+    else if (in.has("add"))
       nv = old + a;
     else if (in.has("or"))
       nv = old | a;
@@ -1207,10 +1216,12 @@ bool Machine::execute(Thread &t) {
       nv = old & a;
     else if (in.has("xor"))
       nv = old ^ a;
-    else if (in.has("max"))
-      nv = std::max(old, a);
-    else if (in.has("min"))
-      nv = std::min(old, a);
+    else if (in.has("max") || in.has("min")) {
+      // .s32 / .s64 compare signed, .u32 / .u64 unsigned.
+      bool less = isSignedType(in) ? sext(old, bits) < sext(a, bits)
+                                   : truncBits(old, bits) < truncBits(a, bits);
+      nv = in.has("max") == less ? a : old;
+    }
     store(t, addr, space, each, nv);
     if (isAtom)
       set(0, old);
