@@ -233,28 +233,15 @@ def test_attention_sm100_twin_checks_and_assembles(head_dim, causal):
     assert ".local" not in ptx
 
 
-_HANGING_KERNEL = '''
-import pipeline_mlir as pm
-
-@pm.kernel
-def starved(out: pm.memref((4,), pm.i32)):
-    smem = pm.dynamic_shared_memory()
-    p = pm.pipeline(smem, stages=2)
-    p.init(producer=1, consumer=1)
-    with pm.if_(pm.thread_id() == 0):
-        with p.consume() as stage:
-            out[stage.index] = pm.constant(1, pm.i32)
-'''
-
 _COMPILE_IN_A_CHILD = r'''
 import sys
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import pipeline_mlir as pm
 from pipeline_mlir import _capi
 import hanging_kernel
-options = dict(chip="sm_90a", assemble=False, hang_report=2_000_000, verify_protocol=False)
+options = dict(hanging_kernel.OPTIONS, assemble=False)
 try:
-    mod = pm.compile(hanging_kernel.starved, **options)
+    mod = pm.compile(hanging_kernel.starved_consumer, **options)
 except pm.ToolchainError as error:
     print("ToolchainError:", error)
     raise SystemExit(2)
@@ -277,11 +264,13 @@ def test_cache_hit_with_options_needs_no_compiler(tmp_path, where):
     import pathlib
     import subprocess
     import sys
+    import hanging
     python = str(pathlib.Path(pm.__file__).resolve().parents[1])
+    kernel_source = pathlib.Path(hanging.__file__).read_text()
     filled, elsewhere = tmp_path / "filled", tmp_path / "elsewhere"
     for d in (filled, elsewhere):
         d.mkdir()
-        (d / "hanging_kernel.py").write_text(_HANGING_KERNEL)
+        (d / "hanging_kernel.py").write_text(kernel_source)
     (tmp_path / "child.py").write_text(_COMPILE_IN_A_CHILD)
     env = dict(os.environ, PIPELINE_MLIR_CACHE=str(tmp_path / "cache"))
 
@@ -308,7 +297,8 @@ def test_cache_hit_with_options_needs_no_compiler(tmp_path, where):
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.split()[:2] == ["cached", "no-library"], run.stdout
     # A kernel that was never compiled still needs the compiler, and says so.
-    (elsewhere / "hanging_kernel.py").write_text(_HANGING_KERNEL.replace("stages=2", "stages=3"))
+    assert "stages=2" in kernel_source
+    (elsewhere / "hanging_kernel.py").write_text(kernel_source.replace("stages=2", "stages=3"))
     miss = child(elsewhere, PIPELINE_MLIR_CAPI=no_library)
     assert miss.returncode == 2 and "libPipelineMLIRCAPI.so" in miss.stdout, \
         miss.stdout + miss.stderr

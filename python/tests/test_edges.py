@@ -227,7 +227,10 @@ Tile = pm.memref((32, 32), pm.i32, pm.smem)
 LLVMPointer = pm.types.OpaqueType("!llvm.ptr")  # pipeline.tma_load's descriptor
 
 
-def _tma_kernel(coordinate_type):
+def _tma_kernel(coordinate_type, desc_type=None, load=None):
+    """A producer that loads one tile with TMA at coordinates of
+    `coordinate_type` (`load(desc, n, stage, tile)`; pm.tma_load by
+    default) and a consumer that frees it."""
     Payload = pm.memref((2, 1, 32, 32), pm.i32, pm.smem)
 
     def k(desc, n):
@@ -240,14 +243,17 @@ def _tma_kernel(coordinate_type):
             stage = tp.acquire_producer()
             stage.expect_tx()
             tile = pm.subview(stage.payload(0), [0, 0, 0], [1, 32, 32])
-            pm.tma_load(desc, [n, n * 2], stage.mbar(), tile)  # load
+            if load is None:
+                pm.tma_load(desc, [n, n * 2], stage.mbar(), tile)  # load
+            else:
+                load(desc, n, stage, tile)
             stage.release()
             tp.drain_producer()
         with pm.if_(pm.thread_id() == 32):
             with tp.consume() as s:
                 s.arrive()
     # Annotations set here: this file's are strings, evaluated in its globals.
-    k.__annotations__ = {"desc": pm.tensormap(Tile), "n": coordinate_type}
+    k.__annotations__ = {"desc": desc_type or pm.tensormap(Tile), "n": coordinate_type}
     return pm.kernel(k)
 
 
@@ -277,26 +283,11 @@ def test_pipeline_op_operands_take_their_declared_type():
     # numbers are converted (the types come from the generated op table).
     from pipeline_mlir import _generated
     assert _generated.OPS["pipeline.tma_load"]["types"]["coordinates"] == "i32"
-    Payload = pm.memref((2, 1, 32, 32), pm.i32, pm.smem)
 
-    @pm.kernel
-    def k(desc: LLVMPointer, n: pm.i32):
-        smem = pm.dynamic_shared_memory()
-        buf = pm.view(smem, 1024, Payload.shape, pm.i32)
-        p = pm.pipeline(smem, stages=2)
-        tp = pm.tile_pipeline(p, [buf], k_group_size=1)
-        tp.init(producer=1, consumer=1)
-        with pm.if_(pm.thread_id() == 0):
-            stage = tp.acquire_producer()
-            stage.expect_tx()
-            tile = pm.subview(stage.payload(0), [0, 0, 0], [1, 32, 32])
-            pm.pipeline_op("pipeline.tma_load", stage=stage, descriptor=desc,
-                           coordinates=[pm.thread_id() * 32, n], dst=tile)
-            stage.release()
-            tp.drain_producer()
-        with pm.if_(pm.thread_id() == 32):
-            with tp.consume() as s:
-                s.arrive()
+    def load(desc, n, stage, tile):
+        pm.pipeline_op("pipeline.tma_load", stage=stage, descriptor=desc,
+                       coordinates=[pm.thread_id() * 32, n], dst=tile)
+    k = _tma_kernel(pm.i32, desc_type=LLVMPointer, load=load)
     text = k.mlir()
     assert "arith.index_cast" in text and ": index to i32" in text
     pm.check(k)
