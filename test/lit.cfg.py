@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.pipeline_tools_dir, config.llvm_tools_dir]
-tools = ["pipeline-opt", "pipeline-compile", "pipeline-sim", "pipeline-capi-test", "pipeline-lsp-server", "not"]
+tools = ["pipeline-opt", "pipeline-compile", "pipeline-sim", "pipeline-sim-unittests", "pipeline-capi-test", "pipeline-lsp-server", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Upstream mlir-opt of the LLVM 22 prefix (never another version's) and the
