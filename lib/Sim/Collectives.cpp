@@ -1,0 +1,253 @@
+//===- Collectives.cpp - warp collectives -----------------------*- C++ -*-===//
+
+#include "Machine.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace pmlir::sim;
+using namespace pmlir::sim::detail;
+
+bool Machine::resolveCollectives() {
+  bool progress = false;
+  unsigned perCta = threadsPerCta();
+  unsigned warps = (perCta + 31) / 32;
+  for (unsigned c = 0; c < ctaCount(); ++c)
+    for (unsigned w = 0; w < warps; ++w) {
+      size_t base = size_t(c) * perCta + w * 32;
+      unsigned lanes = std::min(32u, perCta - w * 32);
+      // Group the waiting lanes by pc.
+      std::map<size_t, uint32_t> atPc;
+      bool anyRunnable = false;
+      for (unsigned l = 0; l < lanes; ++l) {
+        Thread &t = threads[base + l];
+        if (t.status == Status::AtCollective)
+          atPc[t.pc] |= 1u << l;
+        else if (t.status == Status::Runnable)
+          anyRunnable = true;
+      }
+      for (auto &[pc, atThisPc] : atPc) {
+        // Lanes at the same instruction that name different member masks
+        // (lanes of different iterations, or groups of an earlier
+        // activemask) are separate collectives: each group by its mask.
+        const uint32_t here = atThisPc;
+        uint32_t remaining = atThisPc;
+        while (remaining) {
+          const Instr &in = kernel.code[pc];
+          StringRef op = in.parts[0];
+          uint32_t needed;
+          bool isActivemask = op == "activemask";
+          Thread &first = threads[base + llvm::countr_zero(remaining)];
+          if (isActivemask) {
+            // The lanes that are here together at the end of the round (as
+            // with independent thread scheduling, lanes elsewhere form their
+            // own group when they come).
+            needed = here;
+          } else {
+            // The member mask: the first operand after the results; every
+            // lane of the warp for wgmma (.sync.aligned).
+            unsigned maskIndex = op == "wgmma" || op == "tcgen05" ? in.numOps
+                                 : op == "elect"                  ? 1
+                                 : op == "shfl" ? in.numOps - 1
+                                 : op == "bar"  ? 0
+                                                : in.numOps - 1;
+            needed = maskIndex < in.numOps
+                         ? uint32_t(value(first, in.ops[maskIndex]))
+                         : 0xffffffffu;
+            needed &= lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+          }
+          if (isActivemask) {
+            remaining = 0;
+          } else {
+            unsigned maskIndex = op == "wgmma" || op == "tcgen05" ? in.numOps
+                                 : op == "elect"                  ? 1
+                                 : op == "shfl" ? in.numOps - 1
+                                 : op == "bar"  ? 0
+                                                : in.numOps - 1;
+            for (unsigned l = 0; l < lanes; ++l) {
+              if (!(remaining >> l & 1))
+                continue;
+              uint32_t theirs =
+                  maskIndex < in.numOps
+                      ? uint32_t(value(threads[base + l], in.ops[maskIndex]))
+                      : 0xffffffffu;
+              theirs &= lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+              if (theirs == needed)
+                remaining &= ~(1u << l);
+            }
+          }
+          if ((needed & here) != needed) {
+            // A lane of the mask that exited, or waits at another
+            // collective while nothing can run, never comes.
+            bool stuck = !anyRunnable;
+            for (unsigned l = 0; l < lanes; ++l)
+              if ((needed >> l & 1) && !(here >> l & 1) &&
+                  threads[base + l].status == Status::Exited)
+                stuck = true;
+            if (stuck && !anyRunnable) {
+              // Where the missing lanes are instead.
+              std::string elsewhere;
+              for (unsigned l = 0; l < lanes; ++l) {
+                if (!(needed >> l & 1) || (here >> l & 1))
+                  continue;
+                const Thread &o = threads[base + l];
+                elsewhere += formatv("; lane {0} {1}", l,
+                                     o.status == Status::Exited ? "exited"
+                                     : o.pc < kernel.code.size()
+                                         ? "is at " + where(kernel.code[o.pc])
+                                         : std::string("ended"))
+                                 .str();
+              }
+              finding("divergent-collective",
+                      formatv("'{0}' at {1} in warp {2} of {3} waits for "
+                              "lanes (mask {4:x}) of which only {5:x} reach "
+                              "it{6}",
+                              in.opcode, where(in), w, describeCta(c), needed,
+                              here, elsewhere));
+            }
+            continue;
+          }
+          // Execute for the lanes of `needed`.
+          uint32_t members = needed;
+          if (op == "elect") {
+            unsigned leader = llvm::countr_zero(members);
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1) {
+                // r|p: the leader's lane and whether this lane is it; a
+                // lone result is the predicate.
+                bool elected = l == leader;
+                if (in.ops[0].kind == Operand::Kind::Vec)
+                  setResult(threads[base + l], in.ops[0], leader, elected);
+                else
+                  setReg(threads[base + l], in.ops[0], elected);
+              }
+          } else if (op == "activemask") {
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1)
+                setReg(threads[base + l], in.ops[0], members);
+          } else if (op == "shfl") {
+            // shfl.sync.mode.b32 d[|p], a, b, c, membermask
+            StringRef mode = in.parts[2];
+            uint64_t vals[32] = {};
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1)
+                vals[l] = value(threads[base + l], in.ops[1]);
+            for (unsigned l = 0; l < lanes; ++l) {
+              if (!(members >> l & 1))
+                continue;
+              Thread &t = threads[base + l];
+              unsigned b = unsigned(value(t, in.ops[2])) & 31;
+              unsigned cval = unsigned(value(t, in.ops[3]));
+              unsigned maxLane = cval & 31, segMask = (cval >> 8) & 31;
+              unsigned minLane = l & segMask;
+              unsigned maxL = minLane | (maxLane & ~segMask);
+              int j = l;
+              bool pval = true;
+              if (mode == "idx")
+                j = int(minLane | (b & ~segMask));
+              else if (mode == "up") {
+                j = int(l) - int(b);
+                pval = j >= int(maxL);
+              } else if (mode == "down") {
+                j = int(l) + int(b);
+                pval = j <= int(maxL);
+              } else if (mode == "bfly") {
+                j = int(l ^ b);
+                pval = j <= int(maxL);
+              }
+              if (mode == "idx")
+                pval = unsigned(j) <= maxL;
+              if (!pval)
+                j = int(l);
+              setResult(t, in.ops[0], vals[unsigned(j) & 31], pval);
+            }
+          } else if (op == "vote") {
+            uint32_t ballot = 0;
+            bool all = true, any = false;
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1) {
+                Thread &t = threads[base + l];
+                bool p = value(t, in.ops[1]) & 1;
+                ballot |= uint32_t(p) << l;
+                all &= p;
+                any |= p;
+              }
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1) {
+                Thread &t = threads[base + l];
+                uint64_t r = in.has("ballot") ? ballot
+                             : in.has("all")  ? all
+                             : in.has("any")
+                                 ? any
+                                 : (ballot == 0 || ballot == members);
+                setReg(t, in.ops[0], r);
+              }
+          } else if (op == "match") {
+            // match.any.sync.bN d, a, membermask: the members whose a equals
+            // this lane's; match.all.sync.bN d[|p], a, membermask: the
+            // members if all are equal, else 0 (p: whether they are).
+            bool all = in.has("all");
+            uint64_t width = in.has("b32") ? 0xffffffffull : ~0ull;
+            uint32_t equalAll = members;
+            uint64_t firstValue = 0;
+            bool haveFirst = false;
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1) {
+                uint64_t v = value(threads[base + l], in.ops[1]) & width;
+                if (haveFirst && v != firstValue)
+                  equalAll = 0;
+                firstValue = haveFirst ? firstValue : v;
+                haveFirst = true;
+              }
+            for (unsigned l = 0; l < lanes; ++l) {
+              if (!(members >> l & 1))
+                continue;
+              Thread &t = threads[base + l];
+              uint64_t mine = value(t, in.ops[1]) & width;
+              uint32_t same = 0;
+              for (unsigned k = 0; k < lanes; ++k)
+                if ((members >> k & 1) &&
+                    (value(threads[base + k], in.ops[1]) & width) == mine)
+                  same |= 1u << k;
+              if (!all)
+                setReg(t, in.ops[0], same);
+              else if (in.ops[0].kind == Operand::Kind::Vec)
+                setResult(t, in.ops[0], equalAll, equalAll != 0);
+              else
+                setReg(t, in.ops[0], equalAll);
+            }
+          } else if (op == "tcgen05") {
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1)
+                tcgen05Collective(threads[base + l], in);
+          } else if (op == "wgmma") {
+            // The accumulator registers read as 0 (the simulator checks
+            // synchronization, not values).
+            if (in.parts.size() > 1 && in.parts[1] == "mma_async" &&
+                in.numOps != 0 && in.ops[0].kind == Operand::Kind::Vec)
+              for (unsigned l = 0; l < lanes; ++l)
+                if (members >> l & 1)
+                  for (const Operand &e : in.ops[0].elems)
+                    setReg(threads[base + l], e, 0);
+          } else if (op != "bar") {
+            finding("unsupported", "'" + in.opcode + "' at " + where(in));
+          }
+          for (unsigned l = 0; l < lanes; ++l)
+            if (members >> l & 1) {
+              Thread &t = threads[base + l];
+              t.status = Status::Runnable;
+              ++t.pc;
+            }
+          progress = true;
+          // The lanes just released run again: a group that waits for
+          // them is not stuck.
+          anyRunnable = true;
+        }
+      }
+    }
+  return progress;
+}

@@ -1,0 +1,777 @@
+//===- Engine.cpp - the instructions, one thread at a time ------*- C++ -*-===//
+
+#include "Machine.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace pmlir::sim;
+using namespace pmlir::sim::detail;
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+bool Machine::execute(Thread &t) {
+  if (t.pc >= kernel.code.size()) {
+    t.status = Status::Exited;
+    return false;
+  }
+  const Instr &in = kernel.code[t.pc];
+  ++result.instructions;
+  if (in.guard >= 0) {
+    bool g = t.regs[in.guard] & 1;
+    if (g == in.guardNegated) {
+      ++t.pc;
+      return true;
+    }
+  }
+  StringRef op = in.parts[0];
+  unsigned bits = typeBits(in);
+  auto v = [&](unsigned i) { return value(t, in.ops[i]); };
+  auto set = [&](unsigned i, uint64_t x) { setReg(t, in.ops[i], x); };
+  auto next = [&] {
+    ++t.pc;
+    return true;
+  };
+
+  if (op == "bra") {
+    t.pc = size_t(in.target);
+    return true;
+  }
+  if (op == "ret" || op == "exit") {
+    t.status = Status::Exited;
+    return false;
+  }
+  if (op == "trap" || op == "brkpt") {
+    // The kernel ends there (the launch fails on the GPU).
+    finding("trap", formatv("thread {0} of {1} executed {2} at {3}", t.tid,
+                            describeCta(t.cta), op, where(in)));
+    t.status = Status::Exited;
+    aborted = true;
+    return false;
+  }
+
+  // Integer and predicate arithmetic.
+  bool fp = isFloatType(in);
+  if (op == "mov" || op == "cvta") {
+    if (in.ops[0].kind == Operand::Kind::Vec) {
+      // mov.b32 {lo, hi}, %r / mov.b64 {a, b}, %rd: unpack.
+      uint64_t x = v(1);
+      unsigned n = in.ops[0].elems.size();
+      unsigned each = bits / std::max(1u, n);
+      for (unsigned i = 0; i < n; ++i)
+        setReg(t, in.ops[0].elems[i], truncBits(x >> (each * i), each));
+      return next();
+    }
+    uint64_t x;
+    if (in.ops[1].kind == Operand::Kind::Vec) {
+      x = 0;
+      unsigned n = in.ops[1].elems.size();
+      unsigned each = bits / std::max(1u, n);
+      for (unsigned i = 0; i < n; ++i)
+        x |= truncBits(value(t, in.ops[1].elems[i]), each) << (each * i);
+    } else {
+      x = v(1);
+    }
+    if (op == "cvta") {
+      bool to = in.has("to");
+      std::string space = spaceOf(in);
+      if (space == "shared")
+        x = to ? (x & 0xffffffffull) : (kGenericShared | (x & 0xffffffffull));
+      else if (space == "cluster")
+        x = to ? (kCluster | (uint64_t(clusterRank(t.cta)) << 32) |
+                  (x & 0xffffffffull))
+               : (kGenericShared | (x & 0xffffffffull));
+    }
+    set(0, bits == 1 ? (x & 1) : truncBits(x, bits));
+    return next();
+  }
+  auto binary = [&](auto f) {
+    uint64_t r = f(v(1), v(2));
+    set(0, bits == 1 ? (r & 1) : truncBits(r, bits));
+    return next();
+  };
+  if (!fp) {
+    if (op == "add")
+      return binary([](uint64_t a, uint64_t b) { return a + b; });
+    if (op == "sub")
+      return binary([](uint64_t a, uint64_t b) { return a - b; });
+    if (op == "and")
+      return binary([](uint64_t a, uint64_t b) { return a & b; });
+    if (op == "or")
+      return binary([](uint64_t a, uint64_t b) { return a | b; });
+    if (op == "xor")
+      return binary([](uint64_t a, uint64_t b) { return a ^ b; });
+    if (op == "shl")
+      return binary(
+          [&](uint64_t a, uint64_t b) { return b >= bits ? 0 : a << b; });
+    if (op == "shr")
+      return binary([&](uint64_t a, uint64_t b) -> uint64_t {
+        if (isSignedType(in))
+          return b >= bits ? uint64_t(sext(a, bits) < 0 ? -1 : 0)
+                           : uint64_t(sext(a, bits) >> b);
+        return b >= bits ? 0 : truncBits(a, bits) >> b;
+      });
+    if (op == "min" || op == "max")
+      return binary([&](uint64_t a, uint64_t b) -> uint64_t {
+        bool less = isSignedType(in) ? sext(a, bits) < sext(b, bits)
+                                     : truncBits(a, bits) < truncBits(b, bits);
+        return (op == "min") == less ? a : b;
+      });
+    if (op == "div" || op == "rem")
+      return binary([&](uint64_t a, uint64_t b) -> uint64_t {
+        if (truncBits(b, bits) == 0) {
+          finding("memory",
+                  formatv("integer division by zero at {0}", where(in)));
+          return 0;
+        }
+        if (isSignedType(in)) {
+          int64_t x = sext(a, bits), y = sext(b, bits);
+          return uint64_t(op == "div" ? x / y : x % y);
+        }
+        uint64_t x = truncBits(a, bits), y = truncBits(b, bits);
+        return op == "div" ? x / y : x % y;
+      });
+    if (op == "mul" || op == "mad") {
+      bool wide = in.has("wide"), hi = in.has("hi");
+      uint64_t a = v(1), b = v(2), r;
+      if (wide) {
+        r = isSignedType(in) ? uint64_t(sext(a, bits) * sext(b, bits))
+                             : truncBits(a, bits) * truncBits(b, bits);
+      } else if (hi) {
+        if (bits == 64) {
+          __uint128_t p =
+              isSignedType(in)
+                  ? __uint128_t(__int128_t(int64_t(a)) * __int128_t(int64_t(b)))
+                  : __uint128_t(a) * __uint128_t(b);
+          r = uint64_t(p >> 64);
+        } else {
+          uint64_t p = isSignedType(in)
+                           ? uint64_t(sext(a, bits) * sext(b, bits))
+                           : truncBits(a, bits) * truncBits(b, bits);
+          r = p >> bits;
+        }
+      } else {
+        r = a * b;
+      }
+      if (op == "mad")
+        r += v(3);
+      set(0, truncBits(r, wide ? 2 * bits : bits));
+      return next();
+    }
+    if (op == "not") {
+      uint64_t r = ~v(1);
+      set(0, bits == 1 ? (r & 1) : truncBits(r, bits));
+      return next();
+    }
+    if (op == "neg") {
+      set(0, truncBits(-v(1), bits));
+      return next();
+    }
+    if (op == "abs") {
+      int64_t x = sext(v(1), bits);
+      set(0, truncBits(uint64_t(x < 0 ? -x : x), bits));
+      return next();
+    }
+    if (op == "popc") {
+      set(0, llvm::popcount(truncBits(v(1), bits)));
+      return next();
+    }
+    if (op == "clz") {
+      uint64_t x = truncBits(v(1), bits);
+      set(0, x == 0 ? bits : llvm::countl_zero(x) - (64 - bits));
+      return next();
+    }
+    if (op == "brev") {
+      uint64_t x = truncBits(v(1), bits), r = 0;
+      for (unsigned i = 0; i < bits; ++i)
+        if (x >> i & 1)
+          r |= 1ull << (bits - 1 - i);
+      set(0, r);
+      return next();
+    }
+    if (op == "bfe") {
+      uint64_t x = truncBits(v(1), bits), pos = v(2) & 0xff, len = v(3) & 0xff;
+      uint64_t r = (pos >= bits || len == 0)
+                       ? 0
+                       : (x >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
+      if (isSignedType(in) && len > 0 && len < 64 && (r >> (len - 1) & 1))
+        r |= ~((1ull << len) - 1);
+      set(0, truncBits(r, bits));
+      return next();
+    }
+    if (op == "bfi") {
+      uint64_t f = v(1), b = v(2), pos = v(3) & 0xff, len = v(4) & 0xff;
+      uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1) << pos;
+      set(0, truncBits((b & ~mask) | ((f << pos) & mask), bits));
+      return next();
+    }
+    if (op == "prmt") {
+      uint64_t a = truncBits(v(1), 32), b = truncBits(v(2), 32),
+               c = v(3) & 0xffff;
+      uint64_t bytes = a | (b << 32), r = 0;
+      for (unsigned i = 0; i < 4; ++i) {
+        unsigned sel = (c >> (4 * i)) & 7;
+        r |= ((bytes >> (8 * sel)) & 0xff) << (8 * i);
+      }
+      set(0, r);
+      return next();
+    }
+    if (op == "selp") {
+      set(0, (v(3) & 1) ? v(1) : v(2));
+      return next();
+    }
+    if (op == "setp") {
+      StringRef cmp = in.parts[1];
+      uint64_t a = v(1), b = v(2);
+      bool r;
+      bool sgn = isSignedType(in);
+      int64_t sa = sext(a, bits), sb = sext(b, bits);
+      uint64_t ua = truncBits(a, bits), ub = truncBits(b, bits);
+      if (cmp == "eq")
+        r = ua == ub;
+      else if (cmp == "ne")
+        r = ua != ub;
+      else if (cmp == "lt")
+        r = sgn ? sa < sb : ua < ub;
+      else if (cmp == "le")
+        r = sgn ? sa <= sb : ua <= ub;
+      else if (cmp == "gt")
+        r = sgn ? sa > sb : ua > ub;
+      else if (cmp == "ge")
+        r = sgn ? sa >= sb : ua >= ub;
+      else if (cmp == "lo")
+        r = ua < ub;
+      else if (cmp == "ls")
+        r = ua <= ub;
+      else if (cmp == "hi")
+        r = ua > ub;
+      else if (cmp == "hs")
+        r = ua >= ub;
+      else {
+        finding("unsupported", "setp." + cmp + " at " + where(in));
+        r = false;
+      }
+      // setp.cmp.and/or with a third predicate operand.
+      if (in.numOps > 3 && in.parts.size() > 2) {
+        bool c = v(3) & 1;
+        if (in.has("and"))
+          r = r && c;
+        else if (in.has("or"))
+          r = r || c;
+        else if (in.has("xor"))
+          r = r != c;
+      }
+      setResult(t, in.ops[0], r, !r); // p|q: q is the complement
+      return next();
+    }
+    if (op == "cvt") {
+      // cvt.dst.src: widen or narrow integers.
+      unsigned dst = 64, src = 64;
+      bool srcSigned = false;
+      int n = 0;
+      for (const std::string &p : in.parts) {
+        StringRef s = p;
+        unsigned b;
+        if (s.size() >= 2 && (s[0] == 'u' || s[0] == 's' || s[0] == 'b') &&
+            !s.drop_front().getAsInteger(10, b)) {
+          if (n++ == 0)
+            dst = b;
+          else {
+            src = b;
+            srcSigned = s[0] == 's';
+          }
+        }
+      }
+      uint64_t x = v(1);
+      x = srcSigned ? uint64_t(sext(x, src)) : truncBits(x, src);
+      set(0, truncBits(x, dst));
+      return next();
+    }
+  }
+  // Floating point and tensor data: opaque (0).
+  if (fp || op == "fma" || op == "ex2" || op == "rcp" || op == "sqrt" ||
+      op == "lg2" || op == "sin" || op == "cos" || op == "tanh" ||
+      op == "testp" || op == "copysign" || op == "ldmatrix" ||
+      op == "movmatrix") {
+    if (in.numOps != 0) {
+      if (in.ops[0].kind == Operand::Kind::Vec)
+        for (const Operand &e : in.ops[0].elems)
+          setReg(t, e, 0);
+      else
+        set(0, 0);
+    }
+    return next();
+  }
+
+  // Memory.
+  if (op == "ld" || op == "ldu") {
+    std::string space = spaceOf(in);
+    uint64_t addr = address(t, in.ops[1]);
+    unsigned each = bits == 1 ? 1 : std::max(1u, bits / 8);
+    if (in.ops[0].kind == Operand::Kind::Vec) {
+      for (size_t i = 0; i < in.ops[0].elems.size(); ++i)
+        setReg(t, in.ops[0].elems[i], load(t, addr + i * each, space, each));
+    } else {
+      uint64_t x = load(t, addr, space, each);
+      if (isSignedType(in))
+        x = uint64_t(sext(x, bits));
+      set(0, x);
+    }
+    return next();
+  }
+  if (op == "st") {
+    std::string space = spaceOf(in);
+    uint64_t addr = address(t, in.ops[0]);
+    unsigned each = std::max(1u, bits / 8);
+    if (in.ops[1].kind == Operand::Kind::Vec) {
+      for (size_t i = 0; i < in.ops[1].elems.size(); ++i)
+        store(t, addr + i * each, space, each, value(t, in.ops[1].elems[i]));
+    } else {
+      store(t, addr, space, each, v(1));
+    }
+    return next();
+  }
+  if (op == "atom" || op == "red") {
+    std::string space = spaceOf(in);
+    bool isAtom = op == "atom";
+    const Operand &memOp = in.ops[isAtom ? 1 : 0];
+    uint64_t addr = address(t, memOp);
+    unsigned each = std::max(1u, bits / 8);
+    uint64_t old = load(t, addr, space, each);
+    uint64_t a = value(t, in.ops[isAtom ? 2 : 1]), nv = old;
+    if (in.has("cas"))
+      nv = truncBits(old, bits) == truncBits(a, bits) ? value(t, in.ops[3])
+                                                      : old;
+    else if (in.has("exch"))
+      nv = a;
+    else if (in.has("inc"))
+      // ((old >= b) ? 0 : old + 1), unsigned: wraps to 0 at the bound.
+      nv = truncBits(old, bits) >= truncBits(a, bits) ? 0 : old + 1;
+    else if (in.has("dec"))
+      // ((old == 0) || (old > b)) ? b : old - 1, unsigned.
+      nv =
+          truncBits(old, bits) == 0 || truncBits(old, bits) > truncBits(a, bits)
+              ? a
+              : old - 1;
+    else if (in.has("add"))
+      nv = old + a;
+    else if (in.has("or"))
+      nv = old | a;
+    else if (in.has("and"))
+      nv = old & a;
+    else if (in.has("xor"))
+      nv = old ^ a;
+    else if (in.has("max") || in.has("min")) {
+      // .s32 / .s64 compare signed, .u32 / .u64 unsigned.
+      bool less = isSignedType(in) ? sext(old, bits) < sext(a, bits)
+                                   : truncBits(old, bits) < truncBits(a, bits);
+      nv = in.has("max") == less ? a : old;
+    }
+    store(t, addr, space, each, nv);
+    if (isAtom)
+      set(0, old);
+    return next();
+  }
+
+  // mbarriers.
+  if (op == "mbarrier") {
+    StringRef kind = in.parts[1];
+    std::string space = spaceOf(in);
+    bool hasState = in.numOps >= 2 && in.ops[0].kind != Operand::Kind::Mem;
+    const Operand &mem = in.ops[hasState ? 1 : 0];
+    Place p = resolve(t, address(t, mem), space.empty() ? "shared" : space);
+    Barrier &b = barrierAt(p.cta, p.offset);
+    if (kind == "init") {
+      // An init of a barrier that is initialized (no inval in between):
+      // another pipeline's barriers at the same place, or a second init.
+      if (b.initialized)
+        finding("reinitialized-barrier",
+                formatv("mbarrier {0} of {1} initialized again at {2} while "
+                        "it is initialized (after {3} completed phases): "
+                        "two pipelines' barriers overlap, or a pipeline is "
+                        "initialized twice",
+                        barrierName(p.offset), describeCta(p.cta), where(in),
+                        b.phases));
+      b = Barrier();
+      b.initialized = true;
+      b.expected = uint32_t(value(t, in.ops[1]));
+      b.pending = b.expected;
+      b.initThread = size_t(t.cta) * threadsPerCta() + t.tid;
+      b.initCtaEpoch = ctaEpoch[p.cta];
+      b.initClusterEpoch = clusterEpoch[ctaOfRank(p.cta, 0)];
+      record({0, b.initThread, TraceEntry::Init, p.cta, p.offset,
+              int64_t(b.expected), 0, in.ptxLine});
+      return next();
+    }
+    if (kind == "inval") {
+      b.initialized = false;
+      return next();
+    }
+    if (b.initialized)
+      checkVisible(t, p.cta, p.offset, in);
+    if (kind == "arrive" || kind == "arrive_drop") {
+      bool expectTx = in.has("expect_tx");
+      // Operands: [state|_], [addr], (tx bytes | count)?
+      int64_t count = 1;
+      if (expectTx) {
+        if (!b.initialized)
+          finding("uninitialized-barrier",
+                  formatv("arrive.expect_tx on mbarrier {0} of {1}, which is "
+                          "not initialized ({2})",
+                          barrierName(p.offset), describeCta(p.cta),
+                          where(in)));
+        else {
+          b.tx += int64_t(value(t, in.ops[2]));
+          record({0, size_t(t.cta) * threadsPerCta() + t.tid,
+                  TraceEntry::ExpectTx, p.cta, p.offset,
+                  int64_t(value(t, in.ops[2])), b.phases, in.ptxLine});
+        }
+      } else if (in.numOps > 2) {
+        count = int64_t(value(t, in.ops[2]));
+      }
+      if (hasState)
+        set(0, b.phases);
+      arrive(p.cta, p.offset, count, &t, &in);
+      return next();
+    }
+    if (kind == "expect_tx") {
+      if (b.initialized)
+        b.tx += int64_t(value(t, in.ops[1]));
+      return next();
+    }
+    if (kind == "complete_tx") {
+      completeTx(p.cta, p.offset, int64_t(value(t, in.ops[1])),
+                 "complete_tx at " + where(in));
+      return next();
+    }
+    if (kind == "try_wait" || kind == "test_wait") {
+      if (!b.initialized) {
+        finding("uninitialized-barrier",
+                formatv("a wait on mbarrier {0} of {1}, which is not "
+                        "initialized ({2})",
+                        barrierName(p.offset), describeCta(p.cta), where(in)));
+        t.status = Status::Blocked;
+        t.waitBarrier = barrierKey(p.cta, p.offset);
+        t.waitWhat =
+            formatv("mbarrier {0} (not initialized)", barrierName(p.offset))
+                .str();
+        return false;
+      }
+      bool parity = in.has("parity");
+      bool done;
+      if (parity)
+        done = (b.phases & 1) != (value(t, in.ops[2]) & 1);
+      else
+        done = b.phases > value(t, in.ops[2]);
+      if (done) {
+        set(0, 1);
+        t.lastPoll = ~0ull;
+        return next();
+      }
+      // A failed try_wait in a loop that polls it again blocks the thread
+      // until the barrier completes a phase; a test_wait or a try_wait the
+      // program does not loop on returns false.
+      // The lowering's polling loops: `@P bra done; bra head`,
+      // `not.pred Q, P; @Q bra head` or `@!P bra head`, with head at or
+      // before the try_wait. (The hang report's slow path reads the clock
+      // between polls and keeps polling: its clock decides when it
+      // reports.)
+      bool loops = false;
+      if (kind == "try_wait" && in.ops[0].kind == Operand::Kind::Reg) {
+        unsigned p = in.ops[0].reg;
+        auto backTo = [&](size_t k) {
+          return k < kernel.code.size() && kernel.code[k].is("bra") &&
+                 size_t(kernel.code[k].target) <= t.pc;
+        };
+        size_t k = t.pc + 1;
+        if (k < kernel.code.size()) {
+          const Instr &n1 = kernel.code[k];
+          if (n1.is("bra") && n1.guard == int(p) && !n1.guardNegated &&
+              backTo(k + 1) && kernel.code[k + 1].guard < 0)
+            loops = true; // @P bra done; bra head
+          else if (n1.is("bra") && n1.guard == int(p) && n1.guardNegated &&
+                   backTo(k))
+            loops = true; // @!P bra head
+          else if (n1.is("not") && n1.numOps == 2 &&
+                   n1.ops[1].kind == Operand::Kind::Reg && n1.ops[1].reg == p &&
+                   k + 1 < kernel.code.size() &&
+                   kernel.code[k + 1].guard == int(n1.ops[0].reg) &&
+                   !kernel.code[k + 1].guardNegated && backTo(k + 1))
+            loops = true; // not.pred Q, P; @Q bra head
+        }
+      }
+      if (!loops) {
+        set(0, 0);
+        return next();
+      }
+      record({0, size_t(t.cta) * threadsPerCta() + t.tid, TraceEntry::Block,
+              p.cta, p.offset, int64_t(value(t, in.ops[2]) & 1), b.phases,
+              in.ptxLine});
+      t.status = Status::Blocked;
+      t.waitBarrier = barrierKey(p.cta, p.offset);
+      t.waitParity = value(t, in.ops[2]) & 1;
+      t.waitWhat =
+          formatv("mbarrier {0} of {1}: waits for the phase of parity {2} "
+                  "(completed phases {3}, {4} of {5} arrivals pending, {6} "
+                  "transaction bytes pending) at {7}",
+                  barrierName(p.offset), describeCta(p.cta),
+                  value(t, in.ops[2]) & 1, b.phases, b.pending, b.expected,
+                  b.tx, where(in))
+              .str();
+      return false;
+    }
+    finding("unsupported", "mbarrier." + kind.str() + " at " + where(in));
+    return next();
+  }
+  if (op == "mapa") {
+    uint64_t a = v(1), rank = v(2);
+    set(0, kCluster | (rank << 32) | (a & 0xffffffffull));
+    return next();
+  }
+  if (op == "fence" && in.has("mbarrier_init")) {
+    size_t self = size_t(t.cta) * threadsPerCta() + t.tid;
+    uint64_t epoch = clusterEpoch[ctaOfRank(t.cta, 0)];
+    for (auto &[key, b] : barriers)
+      if (b.initThread == self && b.fenceClusterEpoch == ~0ull)
+        b.fenceClusterEpoch = epoch;
+    return next();
+  }
+  if (op == "fence" || op == "membar" || op == "nanosleep" ||
+      op == "prefetch" || op == "prefetchu" || op == "setmaxnreg" ||
+      op == "griddepcontrol" || op == "stmatrix" || op == "pmevent") {
+    return next();
+  }
+  if (op == "cp") {
+    // cp.async.bulk.tensor ... [dst], [tmap, {coords}], [mbar] (, mask)
+    if (in.has("tensor") && in.has("global") && in.numOps >= 3 &&
+        StringRef(in.opcode).contains(".shared::cluster.global")) {
+      const Operand &tmapOp = in.ops[1];
+      uint64_t tmap =
+          tmapOp.kind == Operand::Kind::Mem
+              ? (tmapOp.memReg ? t.regs[tmapOp.reg] : symbolAddress(tmapOp.sym))
+              : value(t, tmapOp);
+      auto box = tensorMapBox.find(tmap);
+      if (box == tensorMapBox.end()) {
+        finding("unsupported",
+                formatv("a TMA load through an address that is no tensor "
+                        "map argument at {0}: give its box bytes "
+                        "(--arg tmap:BYTES)",
+                        where(in)));
+        return next();
+      }
+      uint64_t mbar = address(t, in.ops[2]);
+      Place mp = resolve(t, mbar, "cluster");
+      // .cta_group::2: the barrier address names the pair's leader; a
+      // multicast mask names the destination CTAs, each of which gets the
+      // bytes on the barrier at the same offset (in its own CTA, or with
+      // cta_group::2 in its pair's leader).
+      bool pair = StringRef(in.opcode).contains("cta_group::2");
+      std::vector<unsigned> dests =
+          in.has("multicast::cluster") && in.numOps >= 4
+              ? ctasOfMask(t, value(t, in.ops[3]))
+              : std::vector<unsigned>{t.cta};
+      for (unsigned d : dests) {
+        unsigned target = mp.cta;
+        if (dests.size() > 1 || d != t.cta)
+          target = pair ? ctaOfRank(d, clusterRank(d) & ~1u) : d;
+        schedule(target, mp.offset, Event::CompleteTx, int64_t(box->second),
+                 formatv("the TMA load of thread {0} of {1} at {2}", t.tid,
+                         describeCta(t.cta), where(in))
+                     .str());
+      }
+      return next();
+    }
+    // Other bulk copies (stores, commit/wait groups): no barrier.
+    return next();
+  }
+  if (op == "clusterlaunchcontrol") {
+    // try_cancel [resp], [mbar]: cancels the first cluster that waits to
+    // be launched (--resident-clusters), if any, and answers with it; the
+    // response is written to this CTA (or, multicast, to every CTA of the
+    // cluster), whose barrier then completes 16 transaction bytes. The
+    // response's encoding is the simulator's own (the hardware's is
+    // opaque): bit 0 canceled, bits 8-31 the first CTA's x, 32-47 y, 48-63
+    // z; query_cancel decodes it.
+    if (in.parts[1] == "try_cancel") {
+      uint64_t answer = 0;
+      for (size_t i = 0; i < clusters.size(); ++i)
+        if (clusterState[i] == ClusterState::Pending) {
+          clusterState[i] = ClusterState::Canceled;
+          ++result.clustersCanceled;
+          unsigned xyz[3];
+          ctaCoords(clusters[i], xyz);
+          answer = 1 | (uint64_t(xyz[0] & 0xffffff) << 8) |
+                   (uint64_t(xyz[1] & 0xffff) << 32) |
+                   (uint64_t(xyz[2] & 0xffff) << 48);
+          break;
+        }
+      uint64_t resp = address(t, in.ops[0]);
+      Place mp = resolve(t, address(t, in.ops[1]), "shared");
+      std::vector<unsigned> dests;
+      if (StringRef(in.opcode).contains("multicast"))
+        for (unsigned r = 0; r < clusterSize(); ++r)
+          dests.push_back(ctaOfRank(t.cta, r));
+      else
+        dests.push_back(t.cta);
+      for (unsigned d : dests) {
+        std::vector<uint8_t> &mem = shared[d];
+        for (unsigned b = 0; b < 16 && (resp & 0xffffffffull) + b < mem.size();
+             ++b)
+          mem[(resp & 0xffffffffull) + b] =
+              b < 8 ? uint8_t(answer >> (8 * b)) : 0;
+        schedule(d, mp.offset, Event::CompleteTx, 16,
+                 formatv("the cluster launch control response of thread {0} "
+                         "of {1} at {2}",
+                         t.tid, describeCta(t.cta), where(in))
+                     .str());
+      }
+      return next();
+    }
+    // query_cancel: decodes the response (try_cancel's encoding above).
+    if (in.parts[1] == "query_cancel" && in.numOps >= 2) {
+      uint64_t v = value(t, in.ops[1]);
+      uint64_t coords[3] = {(v >> 8) & 0xffffff, (v >> 32) & 0xffff, v >> 48};
+      if (in.has("is_canceled")) {
+        set(0, v & 1);
+      } else if (in.ops[0].kind == Operand::Kind::Vec) {
+        for (size_t i = 0; i < in.ops[0].elems.size(); ++i)
+          setReg(t, in.ops[0].elems[i], i < 3 ? coords[i] : 0);
+      } else {
+        unsigned axis = StringRef(in.opcode).contains("::y")   ? 1
+                        : StringRef(in.opcode).contains("::z") ? 2
+                                                               : 0;
+        set(0, coords[axis]);
+      }
+      return next();
+    }
+    set(0, 0);
+    return next();
+  }
+  if (op == "tcgen05") {
+    StringRef kind = in.parts[1];
+    // tcgen05.alloc / dealloc / relinquish_alloc_permit / ld / st / wait
+    // are .sync.aligned: the warp executes them together (see wgmma).
+    // resolveCollectives runs their effects (tcgen05Collective).
+    if (in.has("aligned")) {
+      t.status = Status::AtCollective;
+      return false;
+    }
+    if (kind == "commit") {
+      const Operand &mem = in.ops[0];
+      uint64_t a = address(t, mem);
+      Place p = resolve(t, a, "cluster");
+      std::vector<unsigned> dests =
+          StringRef(in.opcode).contains("multicast") && in.numOps >= 2
+              ? ctasOfMask(t, value(t, in.ops[1]))
+              : std::vector<unsigned>{p.cta};
+      for (unsigned d : dests) {
+        schedule(d, p.offset, Event::Arrive, 1,
+                 formatv("tcgen05.commit of thread {0} of {1} at {2}", t.tid,
+                         describeCta(t.cta), where(in))
+                     .str());
+      }
+      return next();
+    }
+    if (kind == "mma" || kind == "cp") {
+      checkTmemLive(t, t.cta, in);
+      if (kind == "mma" && in.has("cta_group::2") && clusterSize() > 1)
+        checkTmemLive(t, ctaOfRank(t.cta, clusterRank(t.cta) ^ 1), in);
+    }
+    return next(); // mma, fence, cp, shift
+  }
+  if (op == "wgmma") {
+    // wgmma.fence / mma_async / commit_group / wait_group are .sync.aligned:
+    // every lane of the warp executes the same instruction together, so a
+    // lane cannot run ahead of one still spinning on a barrier before it.
+    // A warp collective of all lanes (resolveCollectives runs it).
+    t.status = Status::AtCollective;
+    return false;
+  }
+
+  // Barriers and warp collectives: handled by the scheduler.
+  if (op == "bar" || op == "barrier") {
+    if (in.is("bar") && in.parts.size() > 1 && in.parts[1] == "warp") {
+      t.status = Status::AtCollective;
+      return false;
+    }
+    bool cluster = in.parts.size() > 1 && in.parts[1] == "cluster";
+    if (cluster) {
+      bool isArrive = in.has("arrive");
+      unsigned first = ctaOfRank(t.cta, 0);
+      size_t ti = size_t(t.cta) * threadsPerCta() + t.tid;
+      if (isArrive) {
+        clusterArrivePhase[ti] = clusterPhase[first];
+        if (++clusterArrived[first] == clusterSize() * threadsPerCta()) {
+          clusterArrived[first] = 0;
+          ++clusterPhase[first];
+          ++clusterEpoch[first];
+          for (unsigned r = 0; r < clusterSize(); ++r)
+            ++ctaEpoch[ctaOfRank(first, r)];
+          for (Thread &o : threads)
+            if (o.status == Status::Blocked && o.waitCluster &&
+                ctaOfRank(o.cta, 0) == first) {
+              o.status = Status::Runnable;
+              o.waitCluster = false;
+            }
+        }
+        return next();
+      }
+      // wait: until the phase this thread arrived in is complete.
+      auto it = clusterArrivePhase.find(ti);
+      uint64_t arrivedIn = it == clusterArrivePhase.end() ? ~0ull : it->second;
+      if (arrivedIn != ~0ull && clusterPhase[first] > arrivedIn) {
+        clusterArrivePhase.erase(ti);
+        return next();
+      }
+      t.status = Status::Blocked;
+      t.waitCluster = true;
+      t.waitWhat = "the cluster barrier (barrier.cluster.wait) at " + where(in);
+      return false;
+    }
+    // bar.sync / barrier.sync / bar.arrive id[, count]
+    unsigned id = in.numOps == 0 ? 0 : unsigned(v(0));
+    unsigned count = in.numOps > 1 ? unsigned(v(1)) : 0;
+    bool arriveOnly = in.has("arrive");
+    NamedBarrier &nb = bars[{t.cta, id}];
+    ++nb.arrived;
+    if (count)
+      nb.count = count;
+    size_t ti = size_t(t.cta) * threadsPerCta() + t.tid;
+    if (!arriveOnly) {
+      nb.waiting.push_back(ti);
+      t.status = Status::Blocked;
+      t.waitBar = id;
+      t.waitWhat = formatv("bar.sync {0} at {1}", id, where(in)).str();
+    } else {
+      ++t.pc;
+    }
+    checkBar(t.cta, id);
+    return t.status == Status::Runnable;
+  }
+  if (op == "elect" || op == "shfl" || op == "activemask" || op == "vote" ||
+      op == "match" || op == "redux") {
+    t.status = Status::AtCollective;
+    return false;
+  }
+  if (op == "call") {
+    finding("unsupported", "a call at " + where(in));
+    t.status = Status::Exited;
+    return false;
+  }
+  finding("unsupported",
+          "'" + in.opcode + "' at " + where(in) + " (its result reads as 0)");
+  if (in.numOps != 0)
+    set(0, 0);
+  return next();
+}
+
+/// Warp collectives: a warp's lanes that wait at the same collective
+/// instruction proceed together once every lane the instruction names
+/// (its member mask, or for activemask the lanes that can still come)
+/// is there.
