@@ -38,9 +38,9 @@ bool Machine::resolveCollectives() {
         uint32_t remaining = atThisPc;
         while (remaining) {
           const Instr &in = kernel.code[pc];
-          StringRef op = in.parts[0];
+          Op op = in.op;
           uint32_t needed;
-          bool isActivemask = op == "activemask";
+          bool isActivemask = op == Op::Activemask;
           Thread &first = threads[base + llvm::countr_zero(remaining)];
           if (isActivemask) {
             // The lanes that are here together at the end of the round (as
@@ -50,10 +50,10 @@ bool Machine::resolveCollectives() {
           } else {
             // The member mask: the first operand after the results; every
             // lane of the warp for wgmma (.sync.aligned).
-            unsigned maskIndex = op == "wgmma" || op == "tcgen05" ? in.numOps
-                                 : op == "elect"                  ? 1
-                                 : op == "shfl" ? in.numOps - 1
-                                 : op == "bar"  ? 0
+            unsigned maskIndex = op == Op::Wgmma || op == Op::Tcgen05 ? in.numOps
+                                 : op == Op::Elect                  ? 1
+                                 : op == Op::Shfl ? in.numOps - 1
+                                 : op == Op::Bar  ? 0
                                                 : in.numOps - 1;
             needed = maskIndex < in.numOps
                          ? uint32_t(value(first, in.ops[maskIndex]))
@@ -63,10 +63,10 @@ bool Machine::resolveCollectives() {
           if (isActivemask) {
             remaining = 0;
           } else {
-            unsigned maskIndex = op == "wgmma" || op == "tcgen05" ? in.numOps
-                                 : op == "elect"                  ? 1
-                                 : op == "shfl" ? in.numOps - 1
-                                 : op == "bar"  ? 0
+            unsigned maskIndex = op == Op::Wgmma || op == Op::Tcgen05 ? in.numOps
+                                 : op == Op::Elect                  ? 1
+                                 : op == Op::Shfl ? in.numOps - 1
+                                 : op == Op::Bar  ? 0
                                                 : in.numOps - 1;
             for (unsigned l = 0; l < lanes; ++l) {
               if (!(remaining >> l & 1))
@@ -113,7 +113,7 @@ bool Machine::resolveCollectives() {
           }
           // Execute for the lanes of `needed`.
           uint32_t members = needed;
-          if (op == "elect") {
+          if (op == Op::Elect) {
             unsigned leader = llvm::countr_zero(members);
             for (unsigned l = 0; l < lanes; ++l)
               if (members >> l & 1) {
@@ -125,11 +125,11 @@ bool Machine::resolveCollectives() {
                 else
                   setReg(threads[base + l], in.ops[0], elected);
               }
-          } else if (op == "activemask") {
+          } else if (op == Op::Activemask) {
             for (unsigned l = 0; l < lanes; ++l)
               if (members >> l & 1)
                 setReg(threads[base + l], in.ops[0], members);
-          } else if (op == "shfl") {
+          } else if (op == Op::Shfl) {
             // shfl.sync.mode.b32 d[|p], a, b, c, membermask
             StringRef mode = in.parts[2];
             uint64_t vals[32] = {};
@@ -165,7 +165,7 @@ bool Machine::resolveCollectives() {
                 j = int(l);
               setResult(t, in.ops[0], vals[unsigned(j) & 31], pval);
             }
-          } else if (op == "vote") {
+          } else if (op == Op::Vote) {
             uint32_t ballot = 0;
             bool all = true, any = false;
             for (unsigned l = 0; l < lanes; ++l)
@@ -186,7 +186,7 @@ bool Machine::resolveCollectives() {
                                  : (ballot == 0 || ballot == members);
                 setReg(t, in.ops[0], r);
               }
-          } else if (op == "match") {
+          } else if (op == Op::Match) {
             // match.any.sync.bN d, a, membermask: the members whose a equals
             // this lane's; match.all.sync.bN d[|p], a, membermask: the
             // members if all are equal, else 0 (p: whether they are).
@@ -220,11 +220,11 @@ bool Machine::resolveCollectives() {
               else
                 setReg(t, in.ops[0], equalAll);
             }
-          } else if (op == "tcgen05") {
+          } else if (op == Op::Tcgen05) {
             for (unsigned l = 0; l < lanes; ++l)
               if (members >> l & 1)
                 tcgen05Collective(threads[base + l], in);
-          } else if (op == "wgmma") {
+          } else if (op == Op::Wgmma) {
             // The accumulator registers read as 0 (the simulator checks
             // synchronization, not values).
             if (in.parts.size() > 1 && in.parts[1] == "mma_async" &&
@@ -233,7 +233,7 @@ bool Machine::resolveCollectives() {
                 if (members >> l & 1)
                   for (const Operand &e : in.ops[0].elems)
                     setReg(threads[base + l], e, 0);
-          } else if (op != "bar") {
+          } else if (op != Op::Bar) {
             finding("unsupported", "'" + in.opcode + "' at " + where(in));
           }
           for (unsigned l = 0; l < lanes; ++l)

@@ -30,8 +30,8 @@ bool Machine::execute(Thread &t) {
       return true;
     }
   }
-  StringRef op = in.parts[0];
-  unsigned bits = typeBits(in);
+  Op op = in.op;
+  unsigned bits = in.bits;
   auto v = [&](unsigned i) { return value(t, in.ops[i]); };
   auto set = [&](unsigned i, uint64_t x) { setReg(t, in.ops[i], x); };
   auto next = [&] {
@@ -39,26 +39,26 @@ bool Machine::execute(Thread &t) {
     return true;
   };
 
-  if (op == "bra") {
+  if (op == Op::Bra) {
     t.pc = size_t(in.target);
     return true;
   }
-  if (op == "ret" || op == "exit") {
+  if (op == Op::Ret || op == Op::Exit) {
     t.status = Status::Exited;
     return false;
   }
-  if (op == "trap" || op == "brkpt") {
+  if (op == Op::Trap || op == Op::Brkpt) {
     // The kernel ends there (the launch fails on the GPU).
     finding("trap", formatv("thread {0} of {1} executed {2} at {3}", t.tid,
-                            describeCta(t.cta), op, where(in)));
+                            describeCta(t.cta), in.parts[0], where(in)));
     t.status = Status::Exited;
     aborted = true;
     return false;
   }
 
   // Integer and predicate arithmetic.
-  bool fp = isFloatType(in);
-  if (op == "mov" || op == "cvta") {
+  bool fp = in.isFloat;
+  if (op == Op::Mov || op == Op::Cvta) {
     if (in.ops[0].kind == Operand::Kind::Vec) {
       // mov.b32 {lo, hi}, %r / mov.b64 {a, b}, %rd: unpack.
       uint64_t x = v(1);
@@ -78,9 +78,9 @@ bool Machine::execute(Thread &t) {
     } else {
       x = v(1);
     }
-    if (op == "cvta") {
+    if (op == Op::Cvta) {
       bool to = in.has("to");
-      std::string space = spaceOf(in);
+      const std::string &space = in.space;
       if (space == "shared")
         x = to ? (x & 0xffffffffull) : (kGenericShared | (x & 0xffffffffull));
       else if (space == "cluster")
@@ -97,61 +97,61 @@ bool Machine::execute(Thread &t) {
     return next();
   };
   if (!fp) {
-    if (op == "add")
+    if (op == Op::Add)
       return binary([](uint64_t a, uint64_t b) { return a + b; });
-    if (op == "sub")
+    if (op == Op::Sub)
       return binary([](uint64_t a, uint64_t b) { return a - b; });
-    if (op == "and")
+    if (op == Op::And)
       return binary([](uint64_t a, uint64_t b) { return a & b; });
-    if (op == "or")
+    if (op == Op::Or)
       return binary([](uint64_t a, uint64_t b) { return a | b; });
-    if (op == "xor")
+    if (op == Op::Xor)
       return binary([](uint64_t a, uint64_t b) { return a ^ b; });
-    if (op == "shl")
+    if (op == Op::Shl)
       return binary(
           [&](uint64_t a, uint64_t b) { return b >= bits ? 0 : a << b; });
-    if (op == "shr")
+    if (op == Op::Shr)
       return binary([&](uint64_t a, uint64_t b) -> uint64_t {
-        if (isSignedType(in))
+        if (in.isSigned)
           return b >= bits ? uint64_t(sext(a, bits) < 0 ? -1 : 0)
                            : uint64_t(sext(a, bits) >> b);
         return b >= bits ? 0 : truncBits(a, bits) >> b;
       });
-    if (op == "min" || op == "max")
+    if (op == Op::Min || op == Op::Max)
       return binary([&](uint64_t a, uint64_t b) -> uint64_t {
-        bool less = isSignedType(in) ? sext(a, bits) < sext(b, bits)
+        bool less = in.isSigned ? sext(a, bits) < sext(b, bits)
                                      : truncBits(a, bits) < truncBits(b, bits);
-        return (op == "min") == less ? a : b;
+        return (op == Op::Min) == less ? a : b;
       });
-    if (op == "div" || op == "rem")
+    if (op == Op::Div || op == Op::Rem)
       return binary([&](uint64_t a, uint64_t b) -> uint64_t {
         if (truncBits(b, bits) == 0) {
           finding("memory",
                   formatv("integer division by zero at {0}", where(in)));
           return 0;
         }
-        if (isSignedType(in)) {
+        if (in.isSigned) {
           int64_t x = sext(a, bits), y = sext(b, bits);
-          return uint64_t(op == "div" ? x / y : x % y);
+          return uint64_t(op == Op::Div ? x / y : x % y);
         }
         uint64_t x = truncBits(a, bits), y = truncBits(b, bits);
-        return op == "div" ? x / y : x % y;
+        return op == Op::Div ? x / y : x % y;
       });
-    if (op == "mul" || op == "mad") {
+    if (op == Op::Mul || op == Op::Mad) {
       bool wide = in.has("wide"), hi = in.has("hi");
       uint64_t a = v(1), b = v(2), r;
       if (wide) {
-        r = isSignedType(in) ? uint64_t(sext(a, bits) * sext(b, bits))
+        r = in.isSigned ? uint64_t(sext(a, bits) * sext(b, bits))
                              : truncBits(a, bits) * truncBits(b, bits);
       } else if (hi) {
         if (bits == 64) {
           __uint128_t p =
-              isSignedType(in)
+              in.isSigned
                   ? __uint128_t(__int128_t(int64_t(a)) * __int128_t(int64_t(b)))
                   : __uint128_t(a) * __uint128_t(b);
           r = uint64_t(p >> 64);
         } else {
-          uint64_t p = isSignedType(in)
+          uint64_t p = in.isSigned
                            ? uint64_t(sext(a, bits) * sext(b, bits))
                            : truncBits(a, bits) * truncBits(b, bits);
           r = p >> bits;
@@ -159,35 +159,35 @@ bool Machine::execute(Thread &t) {
       } else {
         r = a * b;
       }
-      if (op == "mad")
+      if (op == Op::Mad)
         r += v(3);
       set(0, truncBits(r, wide ? 2 * bits : bits));
       return next();
     }
-    if (op == "not") {
+    if (op == Op::Not) {
       uint64_t r = ~v(1);
       set(0, bits == 1 ? (r & 1) : truncBits(r, bits));
       return next();
     }
-    if (op == "neg") {
+    if (op == Op::Neg) {
       set(0, truncBits(-v(1), bits));
       return next();
     }
-    if (op == "abs") {
+    if (op == Op::Abs) {
       int64_t x = sext(v(1), bits);
       set(0, truncBits(uint64_t(x < 0 ? -x : x), bits));
       return next();
     }
-    if (op == "popc") {
+    if (op == Op::Popc) {
       set(0, llvm::popcount(truncBits(v(1), bits)));
       return next();
     }
-    if (op == "clz") {
+    if (op == Op::Clz) {
       uint64_t x = truncBits(v(1), bits);
       set(0, x == 0 ? bits : llvm::countl_zero(x) - (64 - bits));
       return next();
     }
-    if (op == "brev") {
+    if (op == Op::Brev) {
       uint64_t x = truncBits(v(1), bits), r = 0;
       for (unsigned i = 0; i < bits; ++i)
         if (x >> i & 1)
@@ -195,23 +195,23 @@ bool Machine::execute(Thread &t) {
       set(0, r);
       return next();
     }
-    if (op == "bfe") {
+    if (op == Op::Bfe) {
       uint64_t x = truncBits(v(1), bits), pos = v(2) & 0xff, len = v(3) & 0xff;
       uint64_t r = (pos >= bits || len == 0)
                        ? 0
                        : (x >> pos) & (len >= 64 ? ~0ull : (1ull << len) - 1);
-      if (isSignedType(in) && len > 0 && len < 64 && (r >> (len - 1) & 1))
+      if (in.isSigned && len > 0 && len < 64 && (r >> (len - 1) & 1))
         r |= ~((1ull << len) - 1);
       set(0, truncBits(r, bits));
       return next();
     }
-    if (op == "bfi") {
+    if (op == Op::Bfi) {
       uint64_t f = v(1), b = v(2), pos = v(3) & 0xff, len = v(4) & 0xff;
       uint64_t mask = (len >= 64 ? ~0ull : (1ull << len) - 1) << pos;
       set(0, truncBits((b & ~mask) | ((f << pos) & mask), bits));
       return next();
     }
-    if (op == "prmt") {
+    if (op == Op::Prmt) {
       uint64_t a = truncBits(v(1), 32), b = truncBits(v(2), 32),
                c = v(3) & 0xffff;
       uint64_t bytes = a | (b << 32), r = 0;
@@ -222,15 +222,15 @@ bool Machine::execute(Thread &t) {
       set(0, r);
       return next();
     }
-    if (op == "selp") {
+    if (op == Op::Selp) {
       set(0, (v(3) & 1) ? v(1) : v(2));
       return next();
     }
-    if (op == "setp") {
+    if (op == Op::Setp) {
       StringRef cmp = in.parts[1];
       uint64_t a = v(1), b = v(2);
       bool r;
-      bool sgn = isSignedType(in);
+      bool sgn = in.isSigned;
       int64_t sa = sext(a, bits), sb = sext(b, bits);
       uint64_t ua = truncBits(a, bits), ub = truncBits(b, bits);
       if (cmp == "eq")
@@ -270,7 +270,7 @@ bool Machine::execute(Thread &t) {
       setResult(t, in.ops[0], r, !r); // p|q: q is the complement
       return next();
     }
-    if (op == "cvt") {
+    if (op == Op::Cvt) {
       // cvt.dst.src: widen or narrow integers.
       unsigned dst = 64, src = 64;
       bool srcSigned = false;
@@ -295,10 +295,10 @@ bool Machine::execute(Thread &t) {
     }
   }
   // Floating point and tensor data: opaque (0).
-  if (fp || op == "fma" || op == "ex2" || op == "rcp" || op == "sqrt" ||
-      op == "lg2" || op == "sin" || op == "cos" || op == "tanh" ||
-      op == "testp" || op == "copysign" || op == "ldmatrix" ||
-      op == "movmatrix") {
+  if (fp || op == Op::Fma || op == Op::Ex2 || op == Op::Rcp || op == Op::Sqrt ||
+      op == Op::Lg2 || op == Op::Sin || op == Op::Cos || op == Op::Tanh ||
+      op == Op::Testp || op == Op::Copysign || op == Op::Ldmatrix ||
+      op == Op::Movmatrix) {
     if (in.numOps != 0) {
       if (in.ops[0].kind == Operand::Kind::Vec)
         for (const Operand &e : in.ops[0].elems)
@@ -310,8 +310,8 @@ bool Machine::execute(Thread &t) {
   }
 
   // Memory.
-  if (op == "ld" || op == "ldu") {
-    std::string space = spaceOf(in);
+  if (op == Op::Ld || op == Op::Ldu) {
+    const std::string &space = in.space;
     uint64_t addr = address(t, in.ops[1]);
     unsigned each = bits == 1 ? 1 : std::max(1u, bits / 8);
     if (in.ops[0].kind == Operand::Kind::Vec) {
@@ -319,14 +319,14 @@ bool Machine::execute(Thread &t) {
         setReg(t, in.ops[0].elems[i], load(t, addr + i * each, space, each));
     } else {
       uint64_t x = load(t, addr, space, each);
-      if (isSignedType(in))
+      if (in.isSigned)
         x = uint64_t(sext(x, bits));
       set(0, x);
     }
     return next();
   }
-  if (op == "st") {
-    std::string space = spaceOf(in);
+  if (op == Op::St) {
+    const std::string &space = in.space;
     uint64_t addr = address(t, in.ops[0]);
     unsigned each = std::max(1u, bits / 8);
     if (in.ops[1].kind == Operand::Kind::Vec) {
@@ -337,9 +337,9 @@ bool Machine::execute(Thread &t) {
     }
     return next();
   }
-  if (op == "atom" || op == "red") {
-    std::string space = spaceOf(in);
-    bool isAtom = op == "atom";
+  if (op == Op::Atom || op == Op::Red) {
+    const std::string &space = in.space;
+    bool isAtom = op == Op::Atom;
     const Operand &memOp = in.ops[isAtom ? 1 : 0];
     uint64_t addr = address(t, memOp);
     unsigned each = std::max(1u, bits / 8);
@@ -369,7 +369,7 @@ bool Machine::execute(Thread &t) {
       nv = old ^ a;
     else if (in.has("max") || in.has("min")) {
       // .s32 / .s64 compare signed, .u32 / .u64 unsigned.
-      bool less = isSignedType(in) ? sext(old, bits) < sext(a, bits)
+      bool less = in.isSigned ? sext(old, bits) < sext(a, bits)
                                    : truncBits(old, bits) < truncBits(a, bits);
       nv = in.has("max") == less ? a : old;
     }
@@ -380,9 +380,9 @@ bool Machine::execute(Thread &t) {
   }
 
   // mbarriers.
-  if (op == "mbarrier") {
+  if (op == Op::Mbarrier) {
     StringRef kind = in.parts[1];
-    std::string space = spaceOf(in);
+    const std::string &space = in.space;
     bool hasState = in.numOps >= 2 && in.ops[0].kind != Operand::Kind::Mem;
     const Operand &mem = in.ops[hasState ? 1 : 0];
     Place p = resolve(t, address(t, mem), space.empty() ? "shared" : space);
@@ -529,12 +529,12 @@ bool Machine::execute(Thread &t) {
     finding("unsupported", "mbarrier." + kind.str() + " at " + where(in));
     return next();
   }
-  if (op == "mapa") {
+  if (op == Op::Mapa) {
     uint64_t a = v(1), rank = v(2);
     set(0, kCluster | (rank << 32) | (a & 0xffffffffull));
     return next();
   }
-  if (op == "fence" && in.has("mbarrier_init")) {
+  if (op == Op::Fence && in.has("mbarrier_init")) {
     size_t self = size_t(t.cta) * threadsPerCta() + t.tid;
     uint64_t epoch = clusterEpoch[ctaOfRank(t.cta, 0)];
     for (auto &[key, b] : barriers)
@@ -542,12 +542,12 @@ bool Machine::execute(Thread &t) {
         b.fenceClusterEpoch = epoch;
     return next();
   }
-  if (op == "fence" || op == "membar" || op == "nanosleep" ||
-      op == "prefetch" || op == "prefetchu" || op == "setmaxnreg" ||
-      op == "griddepcontrol" || op == "stmatrix" || op == "pmevent") {
+  if (op == Op::Fence || op == Op::Membar || op == Op::Nanosleep ||
+      op == Op::Prefetch || op == Op::Prefetchu || op == Op::Setmaxnreg ||
+      op == Op::Griddepcontrol || op == Op::Stmatrix || op == Op::Pmevent) {
     return next();
   }
-  if (op == "cp") {
+  if (op == Op::Cp) {
     // cp.async.bulk.tensor ... [dst], [tmap, {coords}], [mbar] (, mask)
     if (in.has("tensor") && in.has("global") && in.numOps >= 3 &&
         StringRef(in.opcode).contains(".shared::cluster.global")) {
@@ -590,7 +590,7 @@ bool Machine::execute(Thread &t) {
     // Other bulk copies (stores, commit/wait groups): no barrier.
     return next();
   }
-  if (op == "clusterlaunchcontrol") {
+  if (op == Op::Clusterlaunchcontrol) {
     // try_cancel [resp], [mbar]: cancels the first cluster that waits to
     // be launched (--resident-clusters), if any, and answers with it; the
     // response is written to this CTA (or, multicast, to every CTA of the
@@ -653,7 +653,7 @@ bool Machine::execute(Thread &t) {
     set(0, 0);
     return next();
   }
-  if (op == "tcgen05") {
+  if (op == Op::Tcgen05) {
     StringRef kind = in.parts[1];
     // tcgen05.alloc / dealloc / relinquish_alloc_permit / ld / st / wait
     // are .sync.aligned: the warp executes them together (see wgmma).
@@ -685,7 +685,7 @@ bool Machine::execute(Thread &t) {
     }
     return next(); // mma, fence, cp, shift
   }
-  if (op == "wgmma") {
+  if (op == Op::Wgmma) {
     // wgmma.fence / mma_async / commit_group / wait_group are .sync.aligned:
     // every lane of the warp executes the same instruction together, so a
     // lane cannot run ahead of one still spinning on a barrier before it.
@@ -695,7 +695,7 @@ bool Machine::execute(Thread &t) {
   }
 
   // Barriers and warp collectives: handled by the scheduler.
-  if (op == "bar" || op == "barrier") {
+  if (op == Op::Bar || op == Op::Barrier) {
     if (in.is("bar") && in.parts.size() > 1 && in.parts[1] == "warp") {
       t.status = Status::AtCollective;
       return false;
@@ -754,12 +754,12 @@ bool Machine::execute(Thread &t) {
     checkBar(t.cta, id);
     return t.status == Status::Runnable;
   }
-  if (op == "elect" || op == "shfl" || op == "activemask" || op == "vote" ||
-      op == "match" || op == "redux") {
+  if (op == Op::Elect || op == Op::Shfl || op == Op::Activemask || op == Op::Vote ||
+      op == Op::Match || op == Op::Redux) {
     t.status = Status::AtCollective;
     return false;
   }
-  if (op == "call") {
+  if (op == Op::Call) {
     finding("unsupported", "a call at " + where(in));
     t.status = Status::Exited;
     return false;

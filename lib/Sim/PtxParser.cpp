@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -553,6 +554,7 @@ Error Parser::parseEntry(size_t &pos, Kernel &kernel) {
     // read as empty.
     while (instr.parts.size() < 4)
       instr.parts.push_back("");
+    decodeInstr(instr);
     if (instr.is("bra")) {
       pending.back().push_back({kernel.code.size(), rest.trim().str()});
     } else {
@@ -721,6 +723,123 @@ Expected<PtxModule> Parser::parse() {
 }
 
 } // namespace
+
+Op pmlir::sim::opNamed(StringRef name) {
+  return StringSwitch<Op>(name)
+      .Case("abs", Op::Abs)
+      .Case("activemask", Op::Activemask)
+      .Case("add", Op::Add)
+      .Case("and", Op::And)
+      .Case("atom", Op::Atom)
+      .Case("bar", Op::Bar)
+      .Case("barrier", Op::Barrier)
+      .Case("bfe", Op::Bfe)
+      .Case("bfi", Op::Bfi)
+      .Case("bra", Op::Bra)
+      .Case("brev", Op::Brev)
+      .Case("brkpt", Op::Brkpt)
+      .Case("call", Op::Call)
+      .Case("clusterlaunchcontrol", Op::Clusterlaunchcontrol)
+      .Case("clz", Op::Clz)
+      .Case("copysign", Op::Copysign)
+      .Case("cos", Op::Cos)
+      .Case("cp", Op::Cp)
+      .Case("cvt", Op::Cvt)
+      .Case("cvta", Op::Cvta)
+      .Case("div", Op::Div)
+      .Case("elect", Op::Elect)
+      .Case("ex2", Op::Ex2)
+      .Case("exit", Op::Exit)
+      .Case("fence", Op::Fence)
+      .Case("fma", Op::Fma)
+      .Case("griddepcontrol", Op::Griddepcontrol)
+      .Case("ld", Op::Ld)
+      .Case("ldmatrix", Op::Ldmatrix)
+      .Case("ldu", Op::Ldu)
+      .Case("lg2", Op::Lg2)
+      .Case("mad", Op::Mad)
+      .Case("mapa", Op::Mapa)
+      .Case("match", Op::Match)
+      .Case("max", Op::Max)
+      .Case("mbarrier", Op::Mbarrier)
+      .Case("membar", Op::Membar)
+      .Case("min", Op::Min)
+      .Case("mov", Op::Mov)
+      .Case("movmatrix", Op::Movmatrix)
+      .Case("mul", Op::Mul)
+      .Case("nanosleep", Op::Nanosleep)
+      .Case("neg", Op::Neg)
+      .Case("not", Op::Not)
+      .Case("or", Op::Or)
+      .Case("pmevent", Op::Pmevent)
+      .Case("popc", Op::Popc)
+      .Case("prefetch", Op::Prefetch)
+      .Case("prefetchu", Op::Prefetchu)
+      .Case("prmt", Op::Prmt)
+      .Case("rcp", Op::Rcp)
+      .Case("red", Op::Red)
+      .Case("redux", Op::Redux)
+      .Case("rem", Op::Rem)
+      .Case("ret", Op::Ret)
+      .Case("selp", Op::Selp)
+      .Case("setmaxnreg", Op::Setmaxnreg)
+      .Case("setp", Op::Setp)
+      .Case("shfl", Op::Shfl)
+      .Case("shl", Op::Shl)
+      .Case("shr", Op::Shr)
+      .Case("sin", Op::Sin)
+      .Case("sqrt", Op::Sqrt)
+      .Case("st", Op::St)
+      .Case("stmatrix", Op::Stmatrix)
+      .Case("sub", Op::Sub)
+      .Case("tanh", Op::Tanh)
+      .Case("tcgen05", Op::Tcgen05)
+      .Case("testp", Op::Testp)
+      .Case("trap", Op::Trap)
+      .Case("vote", Op::Vote)
+      .Case("wgmma", Op::Wgmma)
+      .Case("xor", Op::Xor)
+      .Default(Op::Unknown);
+}
+
+void pmlir::sim::decodeInstr(Instr &in) {
+  in.op = in.parts.empty() ? Op::Unknown : opNamed(in.parts[0]);
+  in.bits = 64;
+  for (auto it = in.parts.rbegin(); it != in.parts.rend(); ++it) {
+    StringRef p = *it;
+    if (p == "pred") {
+      in.bits = 1;
+      break;
+    }
+    unsigned bits = 0;
+    if (p.size() >= 2 &&
+        (p[0] == 'b' || p[0] == 'u' || p[0] == 's' || p[0] == 'f') &&
+        !p.drop_front().getAsInteger(10, bits) && bits <= 64) {
+      in.bits = uint8_t(bits);
+      break;
+    }
+  }
+  in.isSigned = false;
+  in.isFloat = false;
+  in.space.clear();
+  for (const std::string &part : in.parts) {
+    StringRef p = part;
+    if (p.size() >= 2 && p[0] == 's' && isDigit(p[1]))
+      in.isSigned = true;
+    if ((p.size() >= 2 && p[0] == 'f' && isDigit(p[1])) ||
+        p.starts_with("bf16") || p.starts_with("e4m3") ||
+        p.starts_with("e5m2") || p == "rn" || p == "rz")
+      in.isFloat = true;
+    if (in.space.empty()) {
+      if (p == "shared::cluster")
+        in.space = "cluster";
+      else if (p == "shared" || p == "shared::cta")
+        in.space = "shared";
+      else if (p == "global" || p == "param" || p == "local" || p == "const")
+        in.space = p.str();
+    }
+  }
+}
 
 Expected<PtxModule> pmlir::sim::parsePtx(StringRef text) {
   return Parser(text).parse();

@@ -21,12 +21,12 @@ using namespace pmlir::sim::detail;
 /// control-ending instructions. Between two of them a thread's steps
 /// commute with every other thread's, so only these are interleaved.
 bool Machine::isVisible(const Instr &in) const {
-  StringRef op = in.parts[0];
-  return op == "mbarrier" || op == "ld" || op == "st" || op == "atom" ||
-         op == "red" || op == "bar" || op == "barrier" || op == "cp" ||
-         op == "tcgen05" || op == "elect" || op == "shfl" ||
-         op == "activemask" || op == "vote" || op == "fence" || op == "trap" ||
-         op == "ret" || op == "exit" || op == "mapa";
+  Op op = in.op;
+  return op == Op::Mbarrier || op == Op::Ld || op == Op::St || op == Op::Atom ||
+         op == Op::Red || op == Op::Bar || op == Op::Barrier || op == Op::Cp ||
+         op == Op::Tcgen05 || op == Op::Elect || op == Op::Shfl ||
+         op == Op::Activemask || op == Op::Vote || op == Op::Fence || op == Op::Trap ||
+         op == Op::Ret || op == Op::Exit || op == Op::Mapa;
 }
 
 void Machine::stepWarp(unsigned cta, unsigned w) {
@@ -231,13 +231,13 @@ bool Machine::search(Search &s, unsigned depth) {
 SimResult Machine::explore() {
   Search s;
   for (const Instr &in : kernel.code) {
-    StringRef op = in.parts[0];
-    std::string space = spaceOf(in);
+    Op op = in.op;
+    const std::string &space = in.space;
     if (space != "" && space != "global")
       continue;
-    if (op == "ld" || op == "ldu" || op == "atom" || op == "red")
+    if (op == Op::Ld || op == Op::Ldu || op == Op::Atom || op == Op::Red)
       s.kernelReadsGlobal = true;
-    if (op == "st" || op == "atom" || op == "red")
+    if (op == Op::St || op == Op::Atom || op == Op::Red)
       s.kernelWritesGlobal = true;
   }
   settle();

@@ -52,11 +52,104 @@ struct Operand {
   std::vector<Operand> elems;
 };
 
+/// The first part of an opcode, decoded once by the parser: the engine
+/// dispatches on it instead of comparing strings.
+enum class Op : uint8_t {
+  /// An opcode the simulator does not know (reported when reached).
+  Unknown,
+  Abs,
+  Activemask,
+  Add,
+  And,
+  Atom,
+  Bar,
+  Barrier,
+  Bfe,
+  Bfi,
+  Bra,
+  Brev,
+  Brkpt,
+  Call,
+  Clusterlaunchcontrol,
+  Clz,
+  Copysign,
+  Cos,
+  Cp,
+  Cvt,
+  Cvta,
+  Div,
+  Elect,
+  Ex2,
+  Exit,
+  Fence,
+  Fma,
+  Griddepcontrol,
+  Ld,
+  Ldmatrix,
+  Ldu,
+  Lg2,
+  Mad,
+  Mapa,
+  Match,
+  Max,
+  Mbarrier,
+  Membar,
+  Min,
+  Mov,
+  Movmatrix,
+  Mul,
+  Nanosleep,
+  Neg,
+  Not,
+  Or,
+  Pmevent,
+  Popc,
+  Prefetch,
+  Prefetchu,
+  Prmt,
+  Rcp,
+  Red,
+  Redux,
+  Rem,
+  Ret,
+  Selp,
+  Setmaxnreg,
+  Setp,
+  Shfl,
+  Shl,
+  Shr,
+  Sin,
+  Sqrt,
+  St,
+  Stmatrix,
+  Sub,
+  Tanh,
+  Tcgen05,
+  Testp,
+  Trap,
+  Vote,
+  Wgmma,
+  Xor,
+};
+
+/// The opcode part named `name`, or Op::Unknown.
+Op opNamed(llvm::StringRef name);
+
 struct Instr {
   /// The whole opcode (`mbarrier.try_wait.parity.shared.b64`) and its
   /// dot-separated parts.
   std::string opcode;
   llvm::SmallVector<std::string, 6> parts;
+  /// Decoded once from `parts` (decodeInstr): the operation, the bit width
+  /// of its type suffix (1 for .pred, 64 when none), whether the type is
+  /// signed (s8..s64) or floating point, and the state space it names
+  /// ("shared", "cluster" for shared::cluster, "global", "param", "local",
+  /// "const"; "" = generic).
+  Op op = Op::Unknown;
+  uint8_t bits = 64;
+  bool isSigned = false;
+  bool isFloat = false;
+  std::string space;
   /// The guard predicate's register, or -1; negated with `@!`.
   int guard = -1;
   bool guardNegated = false;
@@ -123,6 +216,9 @@ struct PtxModule {
 
   const Kernel *lookup(llvm::StringRef name) const;
 };
+
+/// Fills the decoded fields of `in` from its opcode parts.
+void decodeInstr(Instr &in);
 
 /// Parses `text`; errors name the PTX line.
 llvm::Expected<PtxModule> parsePtx(llvm::StringRef text);
