@@ -556,8 +556,8 @@ bool Machine::execute(Thread &t) {
           tmapOp.kind == Operand::Kind::Mem
               ? (tmapOp.memReg ? t.regs[tmapOp.reg] : symbolAddress(tmapOp.sym))
               : value(t, tmapOp);
-      auto box = tensorMapBox.find(tmap);
-      if (box == tensorMapBox.end()) {
+      auto box = tensorMaps.find(tmap);
+      if (box == tensorMaps.end()) {
         finding("unsupported",
                 formatv("a TMA load through an address that is no tensor "
                         "map argument at {0}: give its box bytes "
@@ -580,7 +580,7 @@ bool Machine::execute(Thread &t) {
         unsigned target = mp.cta;
         if (dests.size() > 1 || d != t.cta)
           target = pair ? ctaOfRank(d, clusterRank(d) & ~1u) : d;
-        schedule(target, mp.offset, Event::CompleteTx, int64_t(box->second),
+        schedule(target, mp.offset, Event::CompleteTx, int64_t(box->second.bytes),
                  formatv("the TMA load of thread {0} of {1} at {2}", t.tid,
                          describeCta(t.cta), where(in))
                      .str());

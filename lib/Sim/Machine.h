@@ -110,6 +110,13 @@ public:
       : module(m), kernel(k), launch(l), options(o), rng(o.seed) {}
 
   Error setup();
+  /// The contents of the named buffers now.
+  std::map<std::string, std::vector<uint8_t>> namedBufferContents() const {
+    std::map<std::string, std::vector<uint8_t>> out;
+    for (auto &[name, base] : namedBuffers)
+      out[name] = global.at(base);
+    return out;
+  }
   SimResult run();
   /// The bounded exhaustive search (SimOptions::exhaustive).
   SimResult explore();
@@ -314,7 +321,15 @@ private:
   std::map<std::string, uint64_t> globalSymbols;
   std::vector<uint8_t> params;
   std::map<std::string, uint64_t> paramOffsets;
-  std::map<uint64_t, uint64_t> tensorMapBox; // address -> box bytes
+  /// The tensor maps, by the address a kernel names them with: the bytes a
+  /// load of the box completes, and the encoding where one was given.
+  struct TensorMap {
+    uint64_t bytes = 0;
+    std::optional<TensorMapDesc> desc;
+  };
+  std::map<uint64_t, TensorMap> tensorMaps;
+  /// Named device buffers: name -> base address.
+  std::map<std::string, uint64_t> namedBuffers;
   std::map<uint64_t, Barrier> barriers;
   uint64_t hangRecord = 0;
   /// The clusters, by their first CTA in grid order, and whether each waits

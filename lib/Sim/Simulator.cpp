@@ -3,6 +3,8 @@
 
 #include "Machine.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -49,25 +51,71 @@ Error Machine::setup() {
     for (unsigned b = 0; b < 8; ++b)
       slot[b] = uint8_t(hangRecord >> (8 * b));
   }
+  // Device buffers: the arguments' and those no parameter names, each at
+  // its own 256-byte aligned base; named ones are what tensor maps point
+  // into and what comes back as outputs.
+  auto allocate = [&](const ArgValue &arg) {
+    uint64_t size = std::max<uint64_t>({arg.bytes, arg.data.size(), 1});
+    std::vector<uint8_t> bytes(size, 0);
+    std::copy(arg.data.begin(), arg.data.end(), bytes.begin());
+    uint64_t base = next;
+    global[base] = std::move(bytes);
+    next += alignTo(size, 256);
+    if (!arg.name.empty())
+      namedBuffers[arg.name] = base;
+    return base;
+  };
+  for (const ArgValue &arg : launch.buffers)
+    allocate(arg);
+  std::vector<uint64_t> argBase(launch.args.size(), 0);
+  for (size_t i = 0; i < launch.args.size(); ++i)
+    if (launch.args[i].kind == ArgValue::Kind::Buffer)
+      argBase[i] = allocate(launch.args[i]);
+  // A tensor map with its encoding: its global address is the named
+  // buffer's base plus the offset.
+  auto mapOf = [&](const ArgValue &arg) -> Expected<TensorMap> {
+    TensorMap m;
+    m.bytes = arg.bytes;
+    if (!arg.map)
+      return m;
+    TensorMapDesc d = *arg.map;
+    auto it = namedBuffers.find(d.data);
+    if (it == namedBuffers.end())
+      return createStringError("a tensor map names buffer '" + d.data +
+                               "', which no buf: argument or --buffer defines");
+    d.globalAddress = it->second + d.dataOffset;
+    if (std::string why = validateTensorMap(d); !why.empty())
+      return createStringError("tensor map of buffer '" + d.data + "': " + why);
+    m.bytes = tensorMapBoxBytes(d);
+    m.desc = d;
+    return m;
+  };
   // Parameters.
   uint64_t poff = 0;
-  for (auto [param, arg] : llvm::zip(kernel.params, launch.args)) {
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const Param &param = kernel.params[i];
+    const ArgValue &arg = launch.args[i];
     poff = alignTo(poff, std::min<unsigned>(param.size, 8));
     paramOffsets[param.name] = poff;
     params.resize(poff + param.size, 0);
     uint64_t v = arg.value;
-    if (arg.kind == ArgValue::Kind::Buffer ||
-        (arg.kind == ArgValue::Kind::TensorMap && param.size <= 8)) {
-      uint64_t size = arg.kind == ArgValue::Kind::Buffer ? arg.bytes : 128;
-      global[next] = std::vector<uint8_t>(std::max<uint64_t>(size, 1), 0);
-      v = next;
-      if (arg.kind == ArgValue::Kind::TensorMap)
-        tensorMapBox[next] = arg.bytes;
-      next += alignTo(std::max<uint64_t>(size, 1), 256);
+    if (arg.kind == ArgValue::Kind::Buffer) {
+      v = argBase[i];
     } else if (arg.kind == ArgValue::Kind::TensorMap) {
-      // A CUtensorMap passed by value (.param .align 64 .b8 x[128]).
-      tensorMapBox[kParamBase + poff] = arg.bytes;
-      v = 0;
+      Expected<TensorMap> m = mapOf(arg);
+      if (!m)
+        return m.takeError();
+      if (param.size <= 8) {
+        // A pointer to the map in device memory.
+        global[next] = std::vector<uint8_t>(128, 0);
+        v = next;
+        tensorMaps[next] = *m;
+        next += 256;
+      } else {
+        // A CUtensorMap passed by value (.param .align 64 .b8 x[128]).
+        tensorMaps[kParamBase + poff] = *m;
+        v = 0;
+      }
     }
     for (unsigned b = 0; b < std::min<unsigned>(param.size, 8); ++b)
       params[poff + b] = uint8_t(v >> (8 * b));
@@ -162,5 +210,77 @@ Expected<SimResult> pmlir::sim::simulate(const PtxModule &module,
   Machine machine(module, *kernel, launch, options);
   if (Error e = machine.setup())
     return std::move(e);
-  return options.exhaustive ? machine.explore() : machine.run();
+  SimResult result = options.exhaustive ? machine.explore() : machine.run();
+  result.buffers = machine.namedBufferContents();
+  return result;
+}
+
+Error pmlir::sim::parseArgSpec(StringRef spec, std::vector<ArgValue> &args) {
+  ArgValue v;
+  StringRef a = spec;
+  if (a.consume_front("buf:")) {
+    v.kind = ArgValue::Kind::Buffer;
+    // [NAME=](BYTES|@FILE|BYTES@FILE)
+    size_t eq = a.find('=');
+    if (eq != StringRef::npos) {
+      v.name = a.take_front(eq).str();
+      a = a.drop_front(eq + 1);
+      if (v.name.empty())
+        return createStringError("expects buf:NAME=..., got an empty name in "
+                                 "'" + spec + "'");
+    }
+    StringRef bytes = a.take_until([](char c) { return c == '@'; });
+    StringRef file = a.drop_front(bytes.size());
+    if (!bytes.empty() && bytes.getAsInteger(0, v.bytes))
+      return createStringError("expects buf:[NAME=](BYTES|@FILE|BYTES@FILE), "
+                               "got '" + spec + "'");
+    if (file.consume_front("@")) {
+      auto contents = MemoryBuffer::getFile(file, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+      if (!contents)
+        return createStringError("cannot read '" + file + "' (in '" + spec +
+                                 "'): " + contents.getError().message());
+      StringRef b = (*contents)->getBuffer();
+      if (!bytes.empty() && b.size() > v.bytes)
+        return createStringError(formatv("'{0}' has {1} bytes, more than the "
+                                         "{2} of the buffer '{3}'",
+                                         file, b.size(), v.bytes, spec)
+                                     .str());
+      v.data.assign(b.begin(), b.end());
+      if (bytes.empty())
+        v.bytes = v.data.size();
+    } else if (bytes.empty()) {
+      return createStringError("expects buf:[NAME=](BYTES|@FILE|BYTES@FILE), "
+                               "got '" + spec + "'");
+    }
+  } else if (a.consume_front("tmap:")) {
+    v.kind = ArgValue::Kind::TensorMap;
+    if (a.getAsInteger(0, v.bytes)) {
+      Expected<TensorMapDesc> d = parseTensorMapSpec(a);
+      if (!d)
+        return createStringError("in '" + spec +
+                                 "': " + toString(d.takeError()));
+      v.map = *d;
+      v.bytes = tensorMapBoxBytes(*d);
+    }
+  } else if (a.consume_front("f32:")) {
+    double d;
+    if (a.getAsDouble(d))
+      return createStringError("expects f32:NUMBER, got '" + spec + "'");
+    v.value = llvm::bit_cast<uint32_t>(float(d));
+  } else if (a.consume_front("f64:")) {
+    double d;
+    if (a.getAsDouble(d))
+      return createStringError("expects f64:NUMBER, got '" + spec + "'");
+    v.value = llvm::bit_cast<uint64_t>(d);
+  } else {
+    int64_t s = 0;
+    if (a.getAsInteger(0, s))
+      return createStringError("expects an integer, f32:VALUE, f64:VALUE, "
+                               "buf:[NAME=](BYTES|@FILE) or tmap:BYTES|SPEC, "
+                               "got '" + spec + "'");
+    v.value = uint64_t(s);
+  }
+  args.push_back(std::move(v));
+  return Error::success();
 }

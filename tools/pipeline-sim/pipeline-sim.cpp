@@ -2,6 +2,10 @@
 //
 //   pipeline-sim kernel.ptx --kernel=k --grid=2 --block=128 --cluster=2 \
 //       --smem=1024 --arg=buf:4096 --arg=tmap:8192 --arg=64
+//   pipeline-sim gemm.ptx --grid=4 --block=384 --smem=200000 \
+//       --buffer=A=@a.bin --buffer=B=@b.bin --arg=buf:C=8192 \
+//       --arg=tmap:bf16:dims=64x128:box=64x64:swizzle=128:data=A ... \
+//       --output=C=c.bin
 //
 // runs the synchronization skeleton of the kernel (docs/simulator.md) and
 // prints what it finds: a deadlock with where every blocked thread waits,
@@ -43,15 +47,28 @@ static cl::opt<uint64_t> smem("smem",
                               cl::init(0), cl::cat(category));
 static cl::list<std::string>
     args("arg",
-         cl::desc("kernel arguments in order: an integer; buf:BYTES (a "
-                  "zero-filled buffer); tmap:BYTES (a tensor map whose box "
-                  "is BYTES)"),
+         cl::desc("kernel arguments in order: an integer; f32:VALUE; "
+                  "f64:VALUE; buf:[NAME=](BYTES|@FILE|BYTES@FILE) (a buffer, "
+                  "zero-filled or from a file); tmap:BYTES (an opaque tensor "
+                  "map whose box is BYTES); tmap:ELEM:dims=..:box=..[:"
+                  "swizzle=..][:oob=..]:data=NAME (a tensor map with its "
+                  "encoding, into a named buffer)"),
          cl::cat(category));
 static cl::opt<unsigned>
     schedules("schedules",
               cl::desc("seeded random schedules to run after the "
                        "round-robin one (seeds 1..N)"),
               cl::init(0), cl::cat(category));
+static cl::list<std::string>
+    buffers("buffer",
+            cl::desc("a device buffer no parameter names (what a tensor map "
+                     "points into): NAME=BYTES, NAME=@FILE or NAME=BYTES@FILE"),
+            cl::cat(category));
+static cl::list<std::string>
+    outputs("output",
+            cl::desc("NAME=FILE: write the named buffer's contents after the "
+                     "run (round-robin schedule) to FILE"),
+            cl::cat(category));
 static cl::opt<bool>
     exhaustive("exhaustive",
                cl::desc("explore every order of the warps' visible steps and "
@@ -117,27 +134,32 @@ int main(int argc, char **argv) {
     return fail("expects --cluster=X[,Y[,Z]], got '" + cluster + "'");
   launch.dynamicShared = smem;
   launch.residentClusters = residentClusters;
-  for (StringRef a : args) {
-    ArgValue v;
-    uint64_t n = 0;
-    if (a.consume_front("buf:")) {
-      v.kind = ArgValue::Kind::Buffer;
-      if (a.getAsInteger(0, n))
-        return fail("expects buf:BYTES, got 'buf:" + a + "'");
-      v.bytes = n;
-    } else if (a.consume_front("tmap:")) {
-      v.kind = ArgValue::Kind::TensorMap;
-      if (a.getAsInteger(0, n))
-        return fail("expects tmap:BYTES, got 'tmap:" + a + "'");
-      v.bytes = n;
-    } else {
-      int64_t s = 0;
-      if (a.getAsInteger(0, s))
-        return fail("expects an integer, buf:BYTES or tmap:BYTES, got '" + a +
-                    "'");
-      v.value = uint64_t(s);
-    }
-    launch.args.push_back(v);
+  for (StringRef a : args)
+    if (Error e = parseArgSpec(a, launch.args))
+      return fail(toString(std::move(e)));
+  for (StringRef b : buffers) {
+    std::vector<ArgValue> one;
+    if (Error e = parseArgSpec(("buf:" + b).str(), one))
+      return fail(toString(std::move(e)));
+    if (one.front().name.empty())
+      return fail("expects --buffer=NAME=(BYTES|@FILE), got '" + b + "'");
+    launch.buffers.push_back(std::move(one.front()));
+  }
+  // --output=NAME=FILE: the buffer's contents after the run.
+  std::vector<std::pair<std::string, std::string>> outputFiles;
+  for (StringRef o : outputs) {
+    auto [bufName, file] = o.split('=');
+    if (bufName.empty() || file.empty())
+      return fail("expects --output=NAME=FILE, got '" + o + "'");
+    bool known = false;
+    for (const ArgValue &v : launch.args)
+      known |= v.name == bufName;
+    for (const ArgValue &v : launch.buffers)
+      known |= v.name == bufName;
+    if (!known)
+      return fail("--output names buffer '" + bufName +
+                  "', which no buf: argument or --buffer defines");
+    outputFiles.push_back({bufName.str(), file.str()});
   }
   auto buffer = MemoryBuffer::getFileOrSTDIN(inputFilename);
   if (!buffer)
@@ -199,6 +221,15 @@ int main(int argc, char **argv) {
     for (const Finding &f : result->findings)
       outs() << "  " << f.kind << ": " << f.message << "\n";
     anyFinding |= !result->completed || !result->findings.empty();
+    if (run == 0)
+      for (auto &[bufName, file] : outputFiles) {
+        std::error_code ec;
+        raw_fd_ostream os(file, ec);
+        if (ec)
+          return fail("cannot write '" + file + "': " + ec.message());
+        const std::vector<uint8_t> &bytes = result->buffers.at(bufName);
+        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+      }
     if (anyFinding)
       break;
   }

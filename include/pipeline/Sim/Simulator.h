@@ -18,6 +18,10 @@
 #define PIPELINE_SIM_SIMULATOR_H
 
 #include "pipeline/Sim/Ptx.h"
+#include "pipeline/Sim/Tma.h"
+
+#include <map>
+#include <optional>
 
 #include <cstdint>
 #include <string>
@@ -25,22 +29,44 @@
 
 namespace pmlir::sim {
 
-/// One kernel argument, in parameter order.
+/// One kernel argument, in parameter order, or a device buffer no
+/// parameter names (LaunchConfig::buffers: the memory a tensor map points
+/// into).
 struct ArgValue {
   enum class Kind {
-    /// An integer scalar.
+    /// A scalar: `value` holds its bits (an integer, or a float's bits).
     Scalar,
-    /// A pointer to a zero-filled device buffer of `bytes` bytes.
+    /// A pointer to a device buffer of `bytes` bytes: `data` (zero-filled
+    /// past its end).
     Buffer,
     /// A pointer to (or, for a .b8 array parameter, the bytes of) a
-    /// CUtensorMap whose box is `bytes` bytes: each TMA load through it
-    /// completes that many bytes.
+    /// CUtensorMap. With `map`, TMA copies through it move data between
+    /// the buffer it names and shared memory; without, it is opaque and
+    /// each TMA load through it completes `bytes` bytes.
     TensorMap,
   };
   Kind kind = Kind::Scalar;
   uint64_t value = 0;
   uint64_t bytes = 0;
+  /// A buffer's name (what a tensor map's `data=` and an output name) and
+  /// its initial contents.
+  std::string name;
+  std::vector<uint8_t> data;
+  std::optional<TensorMapDesc> map;
 };
+
+/// Parses one kernel argument as the command line gives it and appends it
+/// to `args`:
+///   INTEGER                     a scalar (decimal or 0x hex)
+///   f32:VALUE, f64:VALUE        a floating-point scalar
+///   buf:[NAME=](BYTES|@FILE)    a buffer, zero-filled or with a file's bytes
+///   buf:[NAME=]BYTES@FILE       a buffer of BYTES, starting with the file's
+///   tmap:BYTES                  an opaque tensor map whose box is BYTES
+///   tmap:SPEC                   a tensor map with its encoding
+///                               (parseTensorMapSpec: ELEM:dims=..:box=..
+///                               [:swizzle=..][:oob=..]:data=NAME)
+/// Files are read relative to the working directory.
+llvm::Error parseArgSpec(llvm::StringRef spec, std::vector<ArgValue> &args);
 
 struct LaunchConfig {
   unsigned grid[3] = {1, 1, 1};
@@ -53,6 +79,8 @@ struct LaunchConfig {
   /// them (a persistent kernel's scheduler).
   unsigned residentClusters = 0;
   std::vector<ArgValue> args;
+  /// Device buffers that no parameter names (Kind::Buffer with a name).
+  std::vector<ArgValue> buffers;
 };
 
 struct SimOptions {
@@ -107,6 +135,9 @@ struct SimResult {
   /// Clusters canceled by try_cancel (their work done by a running one).
   uint64_t clustersCanceled = 0;
   std::vector<Finding> findings;
+  /// The final contents of every named buffer (arguments and
+  /// LaunchConfig::buffers), by name.
+  std::map<std::string, std::vector<uint8_t>> buffers;
 };
 
 /// Runs `kernel` of `module` with `launch`. Fails (llvm::Error) only on a
