@@ -120,7 +120,7 @@ bool Machine::execute(Thread &t) {
     if (op == Op::Min || op == Op::Max)
       return binary([&](uint64_t a, uint64_t b) -> uint64_t {
         bool less = in.isSigned ? sext(a, bits) < sext(b, bits)
-                                     : truncBits(a, bits) < truncBits(b, bits);
+                                : truncBits(a, bits) < truncBits(b, bits);
         return (op == Op::Min) == less ? a : b;
       });
     if (op == Op::Div || op == Op::Rem)
@@ -142,7 +142,7 @@ bool Machine::execute(Thread &t) {
       uint64_t a = v(1), b = v(2), r;
       if (wide) {
         r = in.isSigned ? uint64_t(sext(a, bits) * sext(b, bits))
-                             : truncBits(a, bits) * truncBits(b, bits);
+                        : truncBits(a, bits) * truncBits(b, bits);
       } else if (hi) {
         if (bits == 64) {
           __uint128_t p =
@@ -151,9 +151,8 @@ bool Machine::execute(Thread &t) {
                   : __uint128_t(a) * __uint128_t(b);
           r = uint64_t(p >> 64);
         } else {
-          uint64_t p = in.isSigned
-                           ? uint64_t(sext(a, bits) * sext(b, bits))
-                           : truncBits(a, bits) * truncBits(b, bits);
+          uint64_t p = in.isSigned ? uint64_t(sext(a, bits) * sext(b, bits))
+                                   : truncBits(a, bits) * truncBits(b, bits);
           r = p >> bits;
         }
       } else {
@@ -370,7 +369,7 @@ bool Machine::execute(Thread &t) {
     else if (in.has("max") || in.has("min")) {
       // .s32 / .s64 compare signed, .u32 / .u64 unsigned.
       bool less = in.isSigned ? sext(old, bits) < sext(a, bits)
-                                   : truncBits(old, bits) < truncBits(a, bits);
+                              : truncBits(old, bits) < truncBits(a, bits);
       nv = in.has("max") == less ? a : old;
     }
     store(t, addr, space, each, nv);
@@ -547,49 +546,8 @@ bool Machine::execute(Thread &t) {
       op == Op::Griddepcontrol || op == Op::Stmatrix || op == Op::Pmevent) {
     return next();
   }
-  if (op == Op::Cp) {
-    // cp.async.bulk.tensor ... [dst], [tmap, {coords}], [mbar] (, mask)
-    if (in.has("tensor") && in.has("global") && in.numOps >= 3 &&
-        StringRef(in.opcode).contains(".shared::cluster.global")) {
-      const Operand &tmapOp = in.ops[1];
-      uint64_t tmap =
-          tmapOp.kind == Operand::Kind::Mem
-              ? (tmapOp.memReg ? t.regs[tmapOp.reg] : symbolAddress(tmapOp.sym))
-              : value(t, tmapOp);
-      auto box = tensorMaps.find(tmap);
-      if (box == tensorMaps.end()) {
-        finding("unsupported",
-                formatv("a TMA load through an address that is no tensor "
-                        "map argument at {0}: give its box bytes "
-                        "(--arg tmap:BYTES)",
-                        where(in)));
-        return next();
-      }
-      uint64_t mbar = address(t, in.ops[2]);
-      Place mp = resolve(t, mbar, "cluster");
-      // .cta_group::2: the barrier address names the pair's leader; a
-      // multicast mask names the destination CTAs, each of which gets the
-      // bytes on the barrier at the same offset (in its own CTA, or with
-      // cta_group::2 in its pair's leader).
-      bool pair = StringRef(in.opcode).contains("cta_group::2");
-      std::vector<unsigned> dests =
-          in.has("multicast::cluster") && in.numOps >= 4
-              ? ctasOfMask(t, value(t, in.ops[3]))
-              : std::vector<unsigned>{t.cta};
-      for (unsigned d : dests) {
-        unsigned target = mp.cta;
-        if (dests.size() > 1 || d != t.cta)
-          target = pair ? ctaOfRank(d, clusterRank(d) & ~1u) : d;
-        schedule(target, mp.offset, Event::CompleteTx, int64_t(box->second.bytes),
-                 formatv("the TMA load of thread {0} of {1} at {2}", t.tid,
-                         describeCta(t.cta), where(in))
-                     .str());
-      }
-      return next();
-    }
-    // Other bulk copies (stores, commit/wait groups): no barrier.
-    return next();
-  }
+  if (op == Op::Cp)
+    return copy(t, in);
   if (op == Op::Clusterlaunchcontrol) {
     // try_cancel [resp], [mbar]: cancels the first cluster that waits to
     // be launched (--resident-clusters), if any, and answers with it; the
@@ -754,8 +712,8 @@ bool Machine::execute(Thread &t) {
     checkBar(t.cta, id);
     return t.status == Status::Runnable;
   }
-  if (op == Op::Elect || op == Op::Shfl || op == Op::Activemask || op == Op::Vote ||
-      op == Op::Match || op == Op::Redux) {
+  if (op == Op::Elect || op == Op::Shfl || op == Op::Activemask ||
+      op == Op::Vote || op == Op::Match || op == Op::Redux) {
     t.status = Status::AtCollective;
     return false;
   }
@@ -775,3 +733,182 @@ bool Machine::execute(Thread &t) {
 /// instruction proceed together once every lane the instruction names
 /// (its member mask, or for activemask the lanes that can still come)
 /// is there.
+
+/// The coordinates of a tensor copy's `[tmap, {c0, c1, ..}]` operand.
+static std::vector<int32_t>
+coordsOf(Machine &m, Thread &t, const Operand &op,
+         function_ref<uint64_t(const Operand &)> value) {
+  std::vector<int32_t> coords;
+  for (const Operand &e : op.elems) {
+    if (e.kind == Operand::Kind::Vec)
+      for (const Operand &c : e.elems)
+        coords.push_back(int32_t(value(c)));
+    else
+      coords.push_back(int32_t(value(e)));
+  }
+  return coords;
+}
+
+bool Machine::copy(Thread &t, const Instr &in) {
+  auto val = [&](const Operand &o) { return value(t, o); };
+  auto next = [&] {
+    ++t.pc;
+    return true;
+  };
+  StringRef opcode = in.opcode;
+  bool tensor = in.has("tensor");
+  bool bulk = in.has("bulk");
+  std::string here = formatv("{0} of thread {1} of {2} at {3}",
+                             tensor ? "the TMA copy" : "the copy", t.tid,
+                             describeCta(t.cta), where(in))
+                         .str();
+  auto mapAt = [&](const Operand &o) -> const TensorMap * {
+    uint64_t a = o.kind == Operand::Kind::Mem
+                     ? (o.memReg ? t.regs[o.reg] : symbolAddress(o.sym))
+                     : value(t, o);
+    auto it = tensorMaps.find(a);
+    return it == tensorMaps.end() ? nullptr : &it->second;
+  };
+  // Global -> shared, completing bytes on an mbarrier:
+  //   cp.async.bulk.tensor.Nd.shared::cluster.global... [dst], [tmap, {c}],
+  //       [mbar] (, ctaMask)
+  //   cp.async.bulk.shared::cluster.global... [dst], [src], size, [mbar]
+  //       (, ctaMask)
+  if (bulk && in.has("global") && opcode.contains(".shared::cluster.global") &&
+      in.numOps >= 3) {
+    unsigned mbarIndex = tensor ? 2 : 3;
+    const TensorMap *map = nullptr;
+    uint64_t bytes = 0, src = 0;
+    if (tensor) {
+      map = mapAt(in.ops[1]);
+      if (!map) {
+        finding("unsupported",
+                formatv("a TMA load through an address that is no tensor "
+                        "map argument at {0}: give its box bytes "
+                        "(--arg tmap:BYTES) or its encoding (tmap:SPEC)",
+                        where(in)));
+        return next();
+      }
+      bytes = map->bytes;
+    } else {
+      src = address(t, in.ops[1]);
+      bytes = value(t, in.ops[2]);
+      if (std::string why =
+              bulkCopyCheck(address(t, in.ops[0]) & 0xffffffffull, src, bytes);
+          !why.empty())
+        finding("memory", here + ": " + why);
+    }
+    Place mp = resolve(t, address(t, in.ops[mbarIndex]), "cluster");
+    Place dp = resolve(t, address(t, in.ops[0]), "cluster");
+    // .cta_group::2: each destination pair's barrier is the one in the CTA
+    // of the pair whose rank has the parity of the CTA that holds the
+    // named barrier. A multicast mask names the destination CTAs; each
+    // gets the data at the same offset of its own shared memory.
+    bool pair = opcode.contains("cta_group::2");
+    bool multicast = in.has("multicast::cluster");
+    std::vector<unsigned> dests =
+        multicast && in.numOps > mbarIndex + 1
+            ? ctasOfMask(t, value(t, in.ops[mbarIndex + 1]))
+            : std::vector<unsigned>{dp.cta};
+    std::shared_ptr<const TensorMapDesc> desc;
+    if (map && map->desc)
+      desc = std::make_shared<TensorMapDesc>(*map->desc);
+    std::vector<int32_t> coords;
+    if (tensor)
+      coords = coordsOf(*this, t, in.ops[1], val);
+    for (unsigned d : dests) {
+      unsigned target = mp.cta;
+      if (multicast)
+        target = pair ? ctaOfRank(d, (clusterRank(d) & ~1u) |
+                                         (clusterRank(mp.cta) & 1u))
+                      : d;
+      Event e;
+      e.due = round + options.asyncDelay;
+      e.cta = target;
+      e.offset = mp.offset;
+      e.kind = Event::CompleteTx;
+      e.amount = int64_t(bytes);
+      e.what = formatv("the {0} of thread {1} of {2} at {3}",
+                       tensor ? "TMA load" : "bulk copy", t.tid,
+                       describeCta(t.cta), where(in))
+                   .str();
+      if (desc || !tensor) {
+        e.map = desc;
+        e.coords = coords;
+        e.srcGlobal = src;
+        e.copyBytes = tensor ? 0 : bytes;
+        e.dataCta = d;
+        e.dataOffset = dp.offset;
+        e.dataWhere = here;
+      }
+      events.push_back(std::move(e));
+    }
+    return next();
+  }
+  // Shared -> global, at issue (the bulk group's wait only orders it):
+  //   cp.async.bulk.tensor.Nd.global.shared::cta... [tmap, {c}], [src]
+  //   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.OP... (the same)
+  //   cp.async.bulk.global.shared::cta... [dst], [src], size
+  if (bulk && opcode.contains(".global.shared::cta") && in.numOps >= 2) {
+    Place sp = resolve(t, address(t, in.ops[1]), "shared");
+    std::vector<uint8_t> &mem = shared[sp.cta];
+    if (tensor) {
+      const TensorMap *map = mapAt(in.ops[0]);
+      if (!map || !map->desc)
+        return next(); // an opaque map: no data
+      TmaReduce op = TmaReduce::None;
+      if (in.is("cp") && in.parts[1] == "reduce")
+        op = in.has("add")   ? TmaReduce::Add
+             : in.has("min") ? TmaReduce::Min
+             : in.has("max") ? TmaReduce::Max
+             : in.has("inc") ? TmaReduce::Inc
+             : in.has("dec") ? TmaReduce::Dec
+             : in.has("and") ? TmaReduce::And
+             : in.has("or")  ? TmaReduce::Or
+                             : TmaReduce::Xor;
+      std::string why = tmaStore(
+          *map->desc, coordsOf(*this, t, in.ops[0], val), mem, sp.offset,
+          [&](uint64_t a, uint8_t *out, size_t n) {
+            return readGlobal(a, out, n);
+          },
+          [&](uint64_t a, const uint8_t *data, size_t n) {
+            return writeGlobal(a, data, n);
+          },
+          op);
+      if (!why.empty())
+        finding("memory", here + ": " + why);
+      return next();
+    }
+    uint64_t dst = address(t, in.ops[0]), n = value(t, in.ops[2]);
+    if (std::string why = bulkCopyCheck(dst, sp.offset, n); !why.empty())
+      finding("memory", here + ": " + why);
+    else if (sp.offset + n > smemLimit())
+      finding("memory", here + ": the source reaches past shared memory");
+    else if (!writeGlobal(dst, mem.data() + sp.offset, n))
+      finding("memory", here + ": the destination is outside every buffer");
+    return next();
+  }
+  // cp.async.ca/cg.shared.global [dst], [src], cp-size (, src-size): at
+  // issue (cp.async.wait_group / wait_all only order it).
+  if (in.parts[1] == "async" && !bulk && in.has("global") && in.numOps >= 3) {
+    Place dp = resolve(t, address(t, in.ops[0]), "shared");
+    uint64_t src = address(t, in.ops[1]);
+    unsigned size = unsigned(value(t, in.ops[2]));
+    uint64_t srcSize = in.numOps > 3 ? value(t, in.ops[3]) : size;
+    if (std::string why =
+            asyncCopyCheck(dp.offset, src, size, srcSize, in.has("cg"));
+        !why.empty()) {
+      finding("memory", here + ": " + why);
+      return next();
+    }
+    if (checkShared(t, dp.offset, size))
+      return next();
+    uint8_t buf[16] = {};
+    if (srcSize && !readGlobal(src, buf, srcSize))
+      reportGlobal(t, src, unsigned(srcSize));
+    std::copy_n(buf, size, shared[dp.cta].begin() + dp.offset);
+    return next();
+  }
+  // Commit and wait groups, prefetches: no effect here.
+  return next();
+}

@@ -101,6 +101,15 @@ struct Event {
   enum Kind { CompleteTx, Arrive } kind = CompleteTx;
   int64_t amount = 0;
   std::string what;
+  /// The data that lands with it, read from global memory when it lands:
+  /// a TMA box (`map`, `coords`) or `copyBytes` bytes from `srcGlobal`,
+  /// written to the shared memory of `dataCta` at `dataOffset`.
+  std::shared_ptr<const TensorMapDesc> map;
+  std::vector<int32_t> coords;
+  uint64_t srcGlobal = 0, copyBytes = 0;
+  unsigned dataCta = 0;
+  uint64_t dataOffset = 0;
+  std::string dataWhere;
 };
 
 class Machine {
@@ -230,6 +239,15 @@ private:
     bool valid = true;
   };
   Place resolve(Thread &t, uint64_t addr, StringRef space);
+  /// The shared memory of the launch: static plus dynamic bytes.
+  uint64_t smemLimit() const {
+    return kernel.staticShared + launch.dynamicShared;
+  }
+  /// Reports an access of `bytes` at shared offset `offset` that reaches
+  /// past the shared memory of the launch (true then), or of global
+  /// memory outside every buffer.
+  bool checkShared(Thread &t, uint64_t offset, unsigned bytes);
+  void reportGlobal(Thread &t, uint64_t addr, unsigned bytes);
   uint64_t load(Thread &t, uint64_t addr, StringRef space, unsigned bytes);
   void store(Thread &t, uint64_t addr, StringRef space, unsigned bytes,
              uint64_t v);
@@ -251,8 +269,17 @@ private:
   /// Executes one instruction; false when the thread stopped (blocked,
   /// waits at a collective, exited).
   bool execute(Thread &t);
+  /// cp.* instructions: TMA and bulk copies, cp.async (Engine.cpp).
+  bool copy(Thread &t, const Instr &in);
   bool resolveCollectives();
   bool fireEvents(bool all);
+  /// An asynchronous completion lands: its data, then its bytes or
+  /// arrival.
+  void land(const Event &e);
+  /// Device memory as TMA and bulk copies see it: false when the range is
+  /// outside every buffer.
+  bool readGlobal(uint64_t addr, uint8_t *out, size_t n);
+  bool writeGlobal(uint64_t addr, const uint8_t *in, size_t n);
   void finding(StringRef kind, const Twine &message) {
     std::string m = message.str();
     for (const Finding &f : result.findings)

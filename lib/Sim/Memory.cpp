@@ -173,19 +173,20 @@ uint64_t Machine::load(Thread &t, uint64_t addr, StringRef space,
   Place p = resolve(t, addr, space);
   uint64_t v = 0;
   if (p.shared) {
+    if (checkShared(t, p.offset, bytes))
+      return 0;
     std::vector<uint8_t> &mem = shared[p.cta];
     for (unsigned b = 0; b < bytes && p.offset + b < mem.size(); ++b)
       v |= uint64_t(mem[p.offset + b]) << (8 * b);
     return v;
   }
-  globalReads = true;
-  auto it = global.upper_bound(p.global);
-  if (it == global.begin())
+  uint8_t buf[8] = {};
+  if (!readGlobal(p.global, buf, bytes)) {
+    reportGlobal(t, p.global, bytes);
     return 0;
-  --it;
-  uint64_t off = p.global - it->first;
-  for (unsigned b = 0; b < bytes && off + b < it->second.size(); ++b)
-    v |= uint64_t(it->second[off + b]) << (8 * b);
+  }
+  for (unsigned b = 0; b < bytes; ++b)
+    v |= uint64_t(buf[b]) << (8 * b);
   return v;
 }
 
@@ -197,17 +198,63 @@ void Machine::store(Thread &t, uint64_t addr, StringRef space, unsigned bytes,
   }
   Place p = resolve(t, addr, space);
   if (p.shared) {
+    if (checkShared(t, p.offset, bytes))
+      return;
     std::vector<uint8_t> &mem = shared[p.cta];
     for (unsigned b = 0; b < bytes && p.offset + b < mem.size(); ++b)
       mem[p.offset + b] = uint8_t(v >> (8 * b));
     return;
   }
-  globalWrites = true;
-  auto it = global.upper_bound(p.global);
+  uint8_t buf[8];
+  for (unsigned b = 0; b < bytes; ++b)
+    buf[b] = uint8_t(v >> (8 * b));
+  if (!writeGlobal(p.global, buf, bytes))
+    reportGlobal(t, p.global, bytes);
+}
+
+bool Machine::checkShared(Thread &t, uint64_t offset, unsigned bytes) {
+  if (offset + bytes <= smemLimit())
+    return false;
+  const Instr &in = kernel.code[std::min(t.pc, kernel.code.size() - 1)];
+  finding("memory",
+          formatv("thread {0} of {1} accesses {2} bytes at shared offset {3} "
+                  "at {4}, past the {5} bytes of shared memory of the launch "
+                  "({6} static + {7} dynamic)",
+                  t.tid, describeCta(t.cta), bytes, offset, where(in),
+                  smemLimit(), kernel.staticShared, launch.dynamicShared));
+  return true;
+}
+
+void Machine::reportGlobal(Thread &t, uint64_t addr, unsigned bytes) {
+  const Instr &in = kernel.code[std::min(t.pc, kernel.code.size() - 1)];
+  finding("memory",
+          formatv("thread {0} of {1} accesses {2} bytes of global memory at "
+                  "{3:x} at {4}, outside every buffer",
+                  t.tid, describeCta(t.cta), bytes, addr, where(in)));
+}
+
+bool Machine::readGlobal(uint64_t addr, uint8_t *out, size_t n) {
+  globalReads = true;
+  auto it = global.upper_bound(addr);
   if (it == global.begin())
-    return;
+    return false;
   --it;
-  uint64_t off = p.global - it->first;
-  for (unsigned b = 0; b < bytes && off + b < it->second.size(); ++b)
-    it->second[off + b] = uint8_t(v >> (8 * b));
+  uint64_t off = addr - it->first;
+  if (off + n > it->second.size())
+    return false;
+  std::copy_n(it->second.begin() + off, n, out);
+  return true;
+}
+
+bool Machine::writeGlobal(uint64_t addr, const uint8_t *in, size_t n) {
+  globalWrites = true;
+  auto it = global.upper_bound(addr);
+  if (it == global.begin())
+    return false;
+  --it;
+  uint64_t off = addr - it->first;
+  if (off + n > it->second.size())
+    return false;
+  std::copy_n(in, n, it->second.begin() + off);
+  return true;
 }

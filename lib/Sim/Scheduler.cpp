@@ -92,16 +92,7 @@ bool Machine::fireEvents(bool all) {
       continue;
     }
     fired = true;
-    if (e.kind == Event::CompleteTx)
-      completeTx(e.cta, e.offset, e.amount, e.what);
-    else {
-      if (ctaExited(e.cta))
-        finding("exited-cta-target",
-                formatv("{0} arrives on mbarrier {1} of {2}, which has "
-                        "exited",
-                        e.what, barrierName(e.offset), describeCta(e.cta)));
-      arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
-    }
+    land(e);
   }
   events = std::move(later);
   return fired;
@@ -409,4 +400,41 @@ SimResult Machine::run() {
   }
   result.rounds = round;
   return result;
+}
+
+void Machine::land(const Event &e) {
+  if (e.map || e.copyBytes) {
+    std::vector<uint8_t> &mem = shared[e.dataCta];
+    std::string why;
+    if (e.map) {
+      why = tmaLoad(
+          *e.map, e.coords,
+          [&](uint64_t a, uint8_t *out, size_t n) {
+            return readGlobal(a, out, n);
+          },
+          mem, e.dataOffset);
+    } else if (e.dataOffset + e.copyBytes > smemLimit()) {
+      why = formatv("{0} bytes at shared offset {1} reach past the {2} bytes "
+                    "of shared memory of the launch",
+                    e.copyBytes, e.dataOffset, smemLimit())
+                .str();
+    } else if (!readGlobal(e.srcGlobal, mem.data() + e.dataOffset,
+                           e.copyBytes)) {
+      why = formatv("the source range [{0:x}, +{1}) is outside every buffer",
+                    e.srcGlobal, e.copyBytes)
+                .str();
+    }
+    if (!why.empty())
+      finding("memory", e.dataWhere + ": " + why);
+  }
+  if (e.kind == Event::CompleteTx) {
+    completeTx(e.cta, e.offset, e.amount, e.what);
+    return;
+  }
+  if (ctaExited(e.cta))
+    finding("exited-cta-target",
+            formatv("{0} arrives on mbarrier {1} of {2}, which has "
+                    "exited",
+                    e.what, barrierName(e.offset), describeCta(e.cta)));
+  arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
 }

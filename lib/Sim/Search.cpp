@@ -164,10 +164,7 @@ bool Machine::search(Search &s, unsigned depth) {
     } else {
       Event e = next->events[m.index];
       next->events.erase(next->events.begin() + m.index);
-      if (e.kind == Event::CompleteTx)
-        next->completeTx(e.cta, e.offset, e.amount, e.what);
-      else
-        next->arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
+      next->land(e);
       if (label)
         *label = formatv("{0} lands ({1} on {2} of {3})", e.what,
                          e.kind == Event::CompleteTx ? "bytes" : "arrival",

@@ -227,13 +227,15 @@ Error pmlir::sim::parseArgSpec(StringRef spec, std::vector<ArgValue> &args) {
       a = a.drop_front(eq + 1);
       if (v.name.empty())
         return createStringError("expects buf:NAME=..., got an empty name in "
-                                 "'" + spec + "'");
+                                 "'" +
+                                 spec + "'");
     }
     StringRef bytes = a.take_until([](char c) { return c == '@'; });
     StringRef file = a.drop_front(bytes.size());
     if (!bytes.empty() && bytes.getAsInteger(0, v.bytes))
       return createStringError("expects buf:[NAME=](BYTES|@FILE|BYTES@FILE), "
-                               "got '" + spec + "'");
+                               "got '" +
+                               spec + "'");
     if (file.consume_front("@")) {
       auto contents = MemoryBuffer::getFile(file, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -251,7 +253,8 @@ Error pmlir::sim::parseArgSpec(StringRef spec, std::vector<ArgValue> &args) {
         v.bytes = v.data.size();
     } else if (bytes.empty()) {
       return createStringError("expects buf:[NAME=](BYTES|@FILE|BYTES@FILE), "
-                               "got '" + spec + "'");
+                               "got '" +
+                               spec + "'");
     }
   } else if (a.consume_front("tmap:")) {
     v.kind = ArgValue::Kind::TensorMap;
@@ -278,7 +281,8 @@ Error pmlir::sim::parseArgSpec(StringRef spec, std::vector<ArgValue> &args) {
     if (a.getAsInteger(0, s))
       return createStringError("expects an integer, f32:VALUE, f64:VALUE, "
                                "buf:[NAME=](BYTES|@FILE) or tmap:BYTES|SPEC, "
-                               "got '" + spec + "'");
+                               "got '" +
+                               spec + "'");
     v.value = uint64_t(s);
   }
   args.push_back(std::move(v));

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pipeline/Sim/Tma.h"
+#include "pipeline/Sim/FloatOps.h"
 #include "pipeline/Sim/Swizzle.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -31,12 +32,12 @@ struct ElemInfo {
 };
 
 constexpr ElemInfo kElems[] = {
-    {TmaElem::U8, "u8", 1, false},       {TmaElem::U16, "u16", 2, false},
-    {TmaElem::U32, "u32", 4, false},     {TmaElem::S32, "s32", 4, false},
-    {TmaElem::U64, "u64", 8, false},     {TmaElem::S64, "s64", 8, false},
-    {TmaElem::F16, "f16", 2, true},      {TmaElem::F32, "f32", 4, true},
-    {TmaElem::F64, "f64", 8, true},      {TmaElem::BF16, "bf16", 2, true},
-    {TmaElem::F32FTZ, "f32ftz", 4, true}, {TmaElem::TF32, "tf32", 4, true},
+    {TmaElem::U8, "u8", 1, false},          {TmaElem::U16, "u16", 2, false},
+    {TmaElem::U32, "u32", 4, false},        {TmaElem::S32, "s32", 4, false},
+    {TmaElem::U64, "u64", 8, false},        {TmaElem::S64, "s64", 8, false},
+    {TmaElem::F16, "f16", 2, true},         {TmaElem::F32, "f32", 4, true},
+    {TmaElem::F64, "f64", 8, true},         {TmaElem::BF16, "bf16", 2, true},
+    {TmaElem::F32FTZ, "f32ftz", 4, true},   {TmaElem::TF32, "tf32", 4, true},
     {TmaElem::TF32FTZ, "tf32ftz", 4, true},
 };
 
@@ -62,66 +63,11 @@ void storeLE(uint8_t *p, uint64_t v, unsigned n) {
 }
 
 //===----------------------------------------------------------------------===//
-// Small binary formats (f16, bf16) for the reductions
+// Reductions
 //===----------------------------------------------------------------------===//
 
-struct SmallFloat {
-  unsigned expBits, manBits;
-};
-constexpr SmallFloat kHalf{5, 10};
-constexpr SmallFloat kBFloat{8, 7};
-
-double decodeSmall(SmallFloat f, uint64_t bits) {
-  unsigned total = 1 + f.expBits + f.manBits;
-  bool neg = (bits >> (total - 1)) & 1;
-  uint64_t exp = (bits >> f.manBits) & ((1u << f.expBits) - 1);
-  uint64_t man = bits & ((uint64_t(1) << f.manBits) - 1);
-  int bias = (1 << (f.expBits - 1)) - 1;
-  double v;
-  if (exp == (1u << f.expBits) - 1)
-    v = man ? NAN : INFINITY;
-  else if (exp == 0)
-    v = std::ldexp(double(man), 1 - bias - int(f.manBits));
-  else
-    v = std::ldexp(double(man | (uint64_t(1) << f.manBits)),
-                   int(exp) - bias - int(f.manBits));
-  return neg ? -v : v;
-}
-
-/// Round to nearest even; NaN becomes the canonical 0x7fff.
-uint64_t encodeSmall(SmallFloat f, double v) {
-  unsigned total = 1 + f.expBits + f.manBits;
-  uint64_t sign = std::signbit(v) ? uint64_t(1) << (total - 1) : 0;
-  uint64_t expAll = (1u << f.expBits) - 1;
-  if (std::isnan(v))
-    return (uint64_t(1) << (total - 1)) - 1;
-  double a = std::fabs(v);
-  if (std::isinf(a))
-    return sign | (expAll << f.manBits);
-  if (a == 0)
-    return sign;
-  int bias = (1 << (f.expBits - 1)) - 1, emin = 1 - bias, emax = bias;
-  int e;
-  std::frexp(a, &e);
-  e -= 1; // a in [2^e, 2^(e+1))
-  if (e < emin)
-    e = emin;
-  double r = std::nearbyint(std::ldexp(a, int(f.manBits) - e));
-  if (r >= std::ldexp(1.0, int(f.manBits) + 1)) {
-    r /= 2;
-    ++e;
-  }
-  if (e > emax)
-    return sign | (expAll << f.manBits);
-  uint64_t n = uint64_t(r);
-  uint64_t hidden = uint64_t(1) << f.manBits;
-  if (n < hidden) // subnormal (e == emin)
-    return sign | n;
-  return sign | (uint64_t(e + bias) << f.manBits) | (n - hidden);
-}
-
-/// a + b in double, rounded to odd: exact enough that one more rounding to
-/// a format of at most 51 significand bits is the correctly rounded sum.
+/// a + b in double, rounded to odd: one more rounding (to f16 or bf16) of it
+/// is the correctly rounded sum.
 double addRoundToOdd(double a, double b) {
   double s = a + b;
   if (!std::isfinite(s))
@@ -138,10 +84,6 @@ double addRoundToOdd(double a, double b) {
 float flushSubnormal(float v) {
   return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
 }
-
-//===----------------------------------------------------------------------===//
-// Reductions
-//===----------------------------------------------------------------------===//
 
 bool reduceSupported(TmaElem e, TmaReduce op) {
   switch (op) {
@@ -175,21 +117,23 @@ uint64_t reduceElement(TmaElem e, TmaReduce op, uint64_t old, uint64_t v) {
     return bytes == 8 ? int64_t(x) : int64_t(int32_t(uint32_t(x)));
   };
   if (e == TmaElem::F16 || e == TmaElem::BF16) {
-    SmallFloat f = e == TmaElem::F16 ? kHalf : kBFloat;
-    double a = decodeSmall(f, old), b = decodeSmall(f, v);
-    if (op == TmaReduce::Add)
-      return encodeSmall(f, addRoundToOdd(a, b));
-    // min / max: a NaN operand yields the other; -0 < +0.
+    FType f = e == TmaElem::F16 ? FType::F16 : FType::BF16;
+    double a = decodeElement(f, old), b = decodeElement(f, v);
+    if (op == TmaReduce::Add) {
+      double sum = addRoundToOdd(a, b);
+      return std::isnan(sum) ? 0x7fff : encodeElement(f, sum, Rounding::RN);
+    }
+    // min / max: a NaN operand yields the other (both: canonical NaN);
+    // -0 < +0.
     if (std::isnan(a) && std::isnan(b))
-      return encodeSmall(f, NAN);
+      return 0x7fff;
     if (std::isnan(a))
       return v;
     if (std::isnan(b))
       return old;
-    bool bLess = b < a || (b == a && std::signbit(b) && !std::signbit(a));
-    bool takeB = op == TmaReduce::Min ? bLess : (!bLess && b != a) ||
-                                                    (b == a && !std::signbit(b) &&
-                                                     std::signbit(a));
+    bool takeB = op == TmaReduce::Min
+                     ? b < a || (b == a && std::signbit(b) && !std::signbit(a))
+                     : b > a || (b == a && !std::signbit(b) && std::signbit(a));
     return takeB ? v : old;
   }
   if (e == TmaElem::F32) { // add only
@@ -246,8 +190,7 @@ struct Row {
 
 /// Calls fn(Row) for every row of the box, in box order.
 template <typename Fn>
-void forEachRow(const TensorMapDesc &d, llvm::ArrayRef<int32_t> coords,
-                Fn fn) {
+void forEachRow(const TensorMapDesc &d, llvm::ArrayRef<int32_t> coords, Fn fn) {
   unsigned esize = tmaElemBytes(d.elem);
   uint64_t n0 = d.box[0], rowBytes = n0 * esize;
   uint64_t rows = 1;
@@ -391,8 +334,7 @@ std::string pmlir::sim::validateTensorMap(const TensorMapDesc &d) {
     return "unknown element type";
   unsigned esize = info->bytes;
   if (d.globalAddress % 16)
-    return "global address " + hex(d.globalAddress) +
-           " is not 16-byte aligned";
+    return "global address " + hex(d.globalAddress) + " is not 16-byte aligned";
   for (unsigned i = 0; i < d.rank; ++i)
     if (d.dims[i] == 0 || d.dims[i] > (uint64_t(1) << 32))
       return llvm::formatv("dims[{0}] = {1} is not 1 to 2^32", i, d.dims[i])
@@ -415,8 +357,7 @@ std::string pmlir::sim::validateTensorMap(const TensorMapDesc &d) {
   }
   for (unsigned i = 0; i < d.rank; ++i)
     if (d.box[i] == 0 || d.box[i] > 256)
-      return llvm::formatv("box[{0}] = {1} is not 1 to 256", i, d.box[i])
-          .str();
+      return llvm::formatv("box[{0}] = {1} is not 1 to 256", i, d.box[i]).str();
   uint64_t inner = uint64_t(d.box[0]) * esize;
   if (inner % 16)
     return llvm::formatv("the box's inner dimension is {0} bytes ({1} x {2}), "
@@ -428,10 +369,8 @@ std::string pmlir::sim::validateTensorMap(const TensorMapDesc &d) {
       return llvm::formatv("elementStrides[{0}] = {1} is not 1 to 8", i,
                            d.elementStrides[i])
           .str();
-  if (d.swizzle != 0 && d.swizzle != 32 && d.swizzle != 64 &&
-      d.swizzle != 128)
-    return llvm::formatv("swizzle {0} is not 0, 32, 64 or 128 bytes",
-                         d.swizzle)
+  if (d.swizzle != 0 && d.swizzle != 32 && d.swizzle != 64 && d.swizzle != 128)
+    return llvm::formatv("swizzle {0} is not 0, 32, 64 or 128 bytes", d.swizzle)
         .str();
   if (d.swizzle && inner > d.swizzle)
     return llvm::formatv("the box's inner dimension is {0} bytes, more than "
@@ -480,7 +419,7 @@ pmlir::sim::parseTensorMapSpec(llvm::StringRef spec) {
                       "f32ftz tf32ftz)");
   d.elem = info->elem;
   llvm::SmallVector<uint64_t, 5> dims, box, strides, estrides;
-  bool haveData = false, haveSwizzle = false, haveOob = false;
+  bool haveData = false;
   llvm::SmallVector<llvm::StringRef, 8> seen;
   for (llvm::StringRef field : llvm::ArrayRef(fields).drop_front()) {
     auto [key, value] = field.split('=');
@@ -504,12 +443,10 @@ pmlir::sim::parseTensorMapSpec(llvm::StringRef spec) {
         return parseError("swizzle must be 0, 32, 64 or 128, got '" + value +
                           "'");
       d.swizzle = unsigned(s);
-      haveSwizzle = true;
     } else if (key == "oob") {
       if (value != "zero" && value != "nan")
         return parseError("oob must be zero or nan, got '" + value + "'");
       d.oobNan = value == "nan";
-      haveOob = true;
     } else if (key == "data") {
       auto [name, offset] = value.split('+');
       if (name.empty())
@@ -526,8 +463,6 @@ pmlir::sim::parseTensorMapSpec(llvm::StringRef spec) {
                         "' (dims box strides estrides swizzle oob data)");
     }
   }
-  (void)haveSwizzle;
-  (void)haveOob;
   if (dims.empty())
     return parseError("missing dims=D0xD1..");
   if (box.empty())
@@ -541,22 +476,21 @@ pmlir::sim::parseTensorMapSpec(llvm::StringRef spec) {
     return parseError(llvm::Twine(box.size()) + " box dims for rank " +
                       llvm::Twine(d.rank));
   if (!strides.empty() && strides.size() != d.rank - 1)
-    return parseError(llvm::Twine(strides.size()) +
-                      " strides for rank " + llvm::Twine(d.rank) +
-                      " (one per dimension 1..rank-1)");
+    return parseError(llvm::Twine(strides.size()) + " strides for rank " +
+                      llvm::Twine(d.rank) + " (one per dimension 1..rank-1)");
   if (!estrides.empty() && estrides.size() != d.rank)
     return parseError(llvm::Twine(estrides.size()) +
                       " element strides for rank " + llvm::Twine(d.rank));
   for (unsigned i = 0; i < d.rank; ++i) {
     d.dims[i] = dims[i];
     if (box[i] > 256)
-      return parseError("box[" + llvm::Twine(i) + "] = " +
-                        llvm::Twine(box[i]) + " is not 1 to 256");
+      return parseError("box[" + llvm::Twine(i) + "] = " + llvm::Twine(box[i]) +
+                        " is not 1 to 256");
     d.box[i] = uint32_t(box[i]);
     if (!estrides.empty()) {
       if (estrides[i] > 8)
-        return parseError("estrides[" + llvm::Twine(i) + "] = " +
-                          llvm::Twine(estrides[i]) + " is not 1 to 8");
+        return parseError("estrides[" + llvm::Twine(i) +
+                          "] = " + llvm::Twine(estrides[i]) + " is not 1 to 8");
       d.elementStrides[i] = uint32_t(estrides[i]);
     }
   }
@@ -584,7 +518,7 @@ std::string pmlir::sim::tmaLoad(const TensorMapDesc &d,
   uint64_t bytes = tensorMapBoxBytes(d);
   std::vector<uint8_t> box(bytes, 0);
   if (d.oobNan) {
-    uint64_t nan = esize == 2 ? 0x7fff
+    uint64_t nan = esize == 2   ? 0x7fff
                    : esize == 4 ? 0x7fffffff
                                 : 0x7fffffffffffffffull;
     for (uint64_t off = 0; off < bytes; off += esize)
@@ -655,11 +589,9 @@ std::string pmlir::sim::tmaStore(const TensorMapDesc &d,
   return "";
 }
 
-std::string pmlir::sim::bulkCopyCheck(uint64_t dst, uint64_t src,
-                                      uint64_t n) {
+std::string pmlir::sim::bulkCopyCheck(uint64_t dst, uint64_t src, uint64_t n) {
   if (dst % 16)
-    return "cp.async.bulk destination " + hex(dst) +
-           " is not 16-byte aligned";
+    return "cp.async.bulk destination " + hex(dst) + " is not 16-byte aligned";
   if (src % 16)
     return "cp.async.bulk source " + hex(src) + " is not 16-byte aligned";
   if (n % 16)
@@ -671,8 +603,7 @@ std::string pmlir::sim::bulkCopyCheck(uint64_t dst, uint64_t src,
 std::string pmlir::sim::asyncCopyCheck(uint64_t dst, uint64_t src,
                                        unsigned cpSize, uint64_t srcSize,
                                        bool cacheGlobal) {
-  if (cacheGlobal ? cpSize != 16
-                  : (cpSize != 4 && cpSize != 8 && cpSize != 16))
+  if (cacheGlobal ? cpSize != 16 : (cpSize != 4 && cpSize != 8 && cpSize != 16))
     return llvm::formatv("cp.async.{0} copies {1} bytes, not {2}",
                          cacheGlobal ? "cg" : "ca",
                          cacheGlobal ? "16" : "4, 8 or 16", cpSize)
