@@ -50,11 +50,14 @@ bool Machine::resolveCollectives() {
           } else {
             // The member mask: the first operand after the results; every
             // lane of the warp for wgmma (.sync.aligned).
-            unsigned maskIndex = op == Op::Wgmma || op == Op::Tcgen05 ? in.numOps
-                                 : op == Op::Elect                  ? 1
-                                 : op == Op::Shfl ? in.numOps - 1
-                                 : op == Op::Bar  ? 0
-                                                : in.numOps - 1;
+            unsigned maskIndex =
+                op == Op::Wgmma || op == Op::Tcgen05 || op == Op::Ldmatrix ||
+                        op == Op::Stmatrix || op == Op::Movmatrix
+                    ? in.numOps
+                : op == Op::Elect ? 1
+                : op == Op::Shfl  ? in.numOps - 1
+                : op == Op::Bar   ? 0
+                                  : in.numOps - 1;
             needed = maskIndex < in.numOps
                          ? uint32_t(value(first, in.ops[maskIndex]))
                          : 0xffffffffu;
@@ -63,11 +66,14 @@ bool Machine::resolveCollectives() {
           if (isActivemask) {
             remaining = 0;
           } else {
-            unsigned maskIndex = op == Op::Wgmma || op == Op::Tcgen05 ? in.numOps
-                                 : op == Op::Elect                  ? 1
-                                 : op == Op::Shfl ? in.numOps - 1
-                                 : op == Op::Bar  ? 0
-                                                : in.numOps - 1;
+            unsigned maskIndex =
+                op == Op::Wgmma || op == Op::Tcgen05 || op == Op::Ldmatrix ||
+                        op == Op::Stmatrix || op == Op::Movmatrix
+                    ? in.numOps
+                : op == Op::Elect ? 1
+                : op == Op::Shfl  ? in.numOps - 1
+                : op == Op::Bar   ? 0
+                                  : in.numOps - 1;
             for (unsigned l = 0; l < lanes; ++l) {
               if (!(remaining >> l & 1))
                 continue;
@@ -220,19 +226,17 @@ bool Machine::resolveCollectives() {
               else
                 setReg(t, in.ops[0], equalAll);
             }
+          } else if (tensorCollective(c, w, members, in)) {
+            // wgmma.mma_async, tcgen05.ld/st, ldmatrix, stmatrix,
+            // movmatrix with data; the other wgmma instructions.
+            if (op == Op::Tcgen05)
+              for (unsigned l = 0; l < lanes; ++l)
+                if (members >> l & 1)
+                  tcgen05Collective(threads[base + l], in);
           } else if (op == Op::Tcgen05) {
             for (unsigned l = 0; l < lanes; ++l)
               if (members >> l & 1)
                 tcgen05Collective(threads[base + l], in);
-          } else if (op == Op::Wgmma) {
-            // The accumulator registers read as 0 (the simulator checks
-            // synchronization, not values).
-            if (in.parts.size() > 1 && in.parts[1] == "mma_async" &&
-                in.numOps != 0 && in.ops[0].kind == Operand::Kind::Vec)
-              for (unsigned l = 0; l < lanes; ++l)
-                if (members >> l & 1)
-                  for (const Operand &e : in.ops[0].elems)
-                    setReg(threads[base + l], e, 0);
           } else if (op != Op::Bar) {
             finding("unsupported", "'" + in.opcode + "' at " + where(in));
           }

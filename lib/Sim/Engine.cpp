@@ -56,6 +56,37 @@ bool Machine::execute(Thread &t) {
     return false;
   }
 
+  // Floating point (FloatOps.h): operands in order after the results.
+  if (in.fp) {
+    const FloatInstr &fi = *in.fp;
+    unsigned n = fi.numSrcs();
+    uint64_t srcs[4] = {0, 0, 0, 0};
+    // cvt.rn.bf16x2.f32 d, a, b and setp p|q, a, b[, c]: the sources
+    // follow the destination.
+    for (unsigned i = 0; i < n && i < 4; ++i)
+      srcs[i] = value(t, in.ops[1 + i]);
+    FloatResult r = evalFloat(fi, ArrayRef<uint64_t>(srcs, n));
+    const Operand &dst = in.ops[0];
+    if (in.op == Op::Setp || in.op == Op::Testp) {
+      if (dst.kind == Operand::Kind::Vec) {
+        setReg(t, dst.elems[0], r.pred);
+        if (dst.elems.size() > 1)
+          setReg(t, dst.elems[1], r.pred2);
+      } else {
+        setReg(t, dst, r.pred);
+      }
+    } else {
+      setReg(t, dst, r.bits);
+    }
+    return next();
+  }
+  if (!in.fpError.empty()) {
+    finding("unsupported", "'" + in.opcode + "' at " + where(in) + ": " +
+                               in.fpError + " (its result reads as 0)");
+    if (in.numOps != 0)
+      set(0, 0);
+    return next();
+  }
   // Integer and predicate arithmetic.
   bool fp = in.isFloat;
   if (op == Op::Mov || op == Op::Cvta) {
@@ -296,8 +327,7 @@ bool Machine::execute(Thread &t) {
   // Floating point and tensor data: opaque (0).
   if (fp || op == Op::Fma || op == Op::Ex2 || op == Op::Rcp || op == Op::Sqrt ||
       op == Op::Lg2 || op == Op::Sin || op == Op::Cos || op == Op::Tanh ||
-      op == Op::Testp || op == Op::Copysign || op == Op::Ldmatrix ||
-      op == Op::Movmatrix) {
+      op == Op::Testp || op == Op::Copysign) {
     if (in.numOps != 0) {
       if (in.ops[0].kind == Operand::Kind::Vec)
         for (const Operand &e : in.ops[0].elems)
@@ -543,7 +573,7 @@ bool Machine::execute(Thread &t) {
   }
   if (op == Op::Fence || op == Op::Membar || op == Op::Nanosleep ||
       op == Op::Prefetch || op == Op::Prefetchu || op == Op::Setmaxnreg ||
-      op == Op::Griddepcontrol || op == Op::Stmatrix || op == Op::Pmevent) {
+      op == Op::Griddepcontrol || op == Op::Pmevent) {
     return next();
   }
   if (op == Op::Cp)
@@ -640,6 +670,7 @@ bool Machine::execute(Thread &t) {
       checkTmemLive(t, t.cta, in);
       if (kind == "mma" && in.has("cta_group::2") && clusterSize() > 1)
         checkTmemLive(t, ctaOfRank(t.cta, clusterRank(t.cta) ^ 1), in);
+      tcgen05Issue(t, in);
     }
     return next(); // mma, fence, cp, shift
   }
@@ -713,7 +744,10 @@ bool Machine::execute(Thread &t) {
     return t.status == Status::Runnable;
   }
   if (op == Op::Elect || op == Op::Shfl || op == Op::Activemask ||
-      op == Op::Vote || op == Op::Match || op == Op::Redux) {
+      op == Op::Vote || op == Op::Match || op == Op::Redux ||
+      op == Op::Ldmatrix || op == Op::Stmatrix || op == Op::Movmatrix) {
+    // ldmatrix, stmatrix, movmatrix are .sync.aligned: the warp executes
+    // them together (resolveCollectives, tensorCollective).
     t.status = Status::AtCollective;
     return false;
   }

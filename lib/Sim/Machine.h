@@ -18,6 +18,7 @@
 
 #include "pipeline-c/HangRecord.h"
 #include "pipeline/Sim/Simulator.h"
+#include "pipeline/Sim/TensorCore.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -387,6 +388,17 @@ private:
     e.what = std::move(what);
     events.push_back(std::move(e));
   }
+  /// Each CTA's tensor memory with its data (made on first use; shared
+  /// between the machines of the exhaustive search until one writes).
+  std::vector<std::shared_ptr<Tmem>> tmemData;
+  Tmem &tmemOf(unsigned cta);
+  /// A tensor-core warp collective with data (wgmma.mma_async, tcgen05.ld/
+  /// st, ldmatrix, stmatrix, movmatrix) for the lanes `members` of warp `w`
+  /// of CTA `c`; false when `in` is none of them (TensorExec.cpp).
+  bool tensorCollective(unsigned c, unsigned w, uint32_t members,
+                        const Instr &in);
+  /// tcgen05.mma and tcgen05.cp, issued by one thread.
+  void tcgen05Issue(Thread &t, const Instr &in);
   /// Each CTA's tensor memory: never allocated, allocated, freed.
   enum class TmemState : uint8_t { None, Allocated, Freed };
   std::vector<TmemState> tmem;

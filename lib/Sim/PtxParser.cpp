@@ -819,6 +819,12 @@ void pmlir::sim::decodeInstr(Instr &in) {
       break;
     }
   }
+  in.fpError.clear();
+  // (parts are padded with empty ones to 4)
+  ArrayRef<std::string> named = in.parts;
+  while (!named.empty() && named.back().empty())
+    named = named.drop_back();
+  in.fp = decodeFloat(named, &in.fpError);
   in.isSigned = false;
   in.isFloat = false;
   in.space.clear();

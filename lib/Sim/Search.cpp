@@ -25,8 +25,8 @@ bool Machine::isVisible(const Instr &in) const {
   return op == Op::Mbarrier || op == Op::Ld || op == Op::St || op == Op::Atom ||
          op == Op::Red || op == Op::Bar || op == Op::Barrier || op == Op::Cp ||
          op == Op::Tcgen05 || op == Op::Elect || op == Op::Shfl ||
-         op == Op::Activemask || op == Op::Vote || op == Op::Fence || op == Op::Trap ||
-         op == Op::Ret || op == Op::Exit || op == Op::Mapa;
+         op == Op::Activemask || op == Op::Vote || op == Op::Fence ||
+         op == Op::Trap || op == Op::Ret || op == Op::Exit || op == Op::Mapa;
 }
 
 void Machine::stepWarp(unsigned cta, unsigned w) {

@@ -13,6 +13,8 @@
 #ifndef PIPELINE_SIM_PTX_H
 #define PIPELINE_SIM_PTX_H
 
+#include "pipeline/Sim/FloatOps.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -150,6 +152,10 @@ struct Instr {
   bool isSigned = false;
   bool isFloat = false;
   std::string space;
+  /// A floating-point instruction (FloatOps.h), decoded; or why its
+  /// modifiers are not executed (reported when reached).
+  std::optional<FloatInstr> fp;
+  std::string fpError;
   /// The guard predicate's register, or -1; negated with `@!`.
   int guard = -1;
   bool guardNegated = false;
