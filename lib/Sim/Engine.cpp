@@ -87,8 +87,8 @@ bool Machine::execute(Thread &t) {
       set(0, 0);
     return next();
   }
-  // Integer and predicate arithmetic.
-  bool fp = in.isFloat;
+  // Integer and predicate arithmetic (floating-point arithmetic was
+  // FloatOps' above; what remains of a float type moves bits: selp.f32).
   if (op == Op::Mov || op == Op::Cvta) {
     if (in.ops[0].kind == Operand::Kind::Vec) {
       // mov.b32 {lo, hi}, %r / mov.b64 {a, b}, %rd: unpack.
@@ -127,7 +127,7 @@ bool Machine::execute(Thread &t) {
     set(0, bits == 1 ? (r & 1) : truncBits(r, bits));
     return next();
   };
-  if (!fp) {
+  {
     if (op == Op::Add)
       return binary([](uint64_t a, uint64_t b) { return a + b; });
     if (op == Op::Sub)
@@ -324,8 +324,8 @@ bool Machine::execute(Thread &t) {
       return next();
     }
   }
-  // Floating point and tensor data: opaque (0).
-  if (fp || op == Op::Fma || op == Op::Ex2 || op == Op::Rcp || op == Op::Sqrt ||
+  // Floating-point math FloatOps does not execute (none known): opaque.
+  if (op == Op::Fma || op == Op::Ex2 || op == Op::Rcp || op == Op::Sqrt ||
       op == Op::Lg2 || op == Op::Sin || op == Op::Cos || op == Op::Tanh ||
       op == Op::Testp || op == Op::Copysign) {
     if (in.numOps != 0) {
