@@ -427,11 +427,7 @@ private:
     } else if (kind == "dealloc") {
       tmem[t.cta] = TmemState::Freed;
     } else if (kind == "ld" || kind == "st") {
-      checkTmemLive(t, t.cta, in);
-      if (kind == "ld" && in.numOps != 0 &&
-          in.ops[0].kind == Operand::Kind::Vec)
-        for (const Operand &e : in.ops[0].elems)
-          setReg(t, e, 0);
+      checkTmemLive(t, t.cta, in); // the data: tensorCollective
     } // wait::ld / wait::st, relinquish_alloc_permit: no state
   }
   /// Set by any access of global memory (the reduction's footprint of a
