@@ -17,6 +17,8 @@ from .compiler import (CompiledModule, __version__, cache_dir, check, chips,
                        clear_cache, compile, option_defaults)
 from .driver import DeviceArray, TensorMap, device_info, hang_report, zeros
 from .dtypes import from_bf16, to_bf16
+from . import emulator
+from .emulator import EmulationError, HostTensorMap
 from .matmul import gemm
 from .attention_fwd import attention
 from . import testing

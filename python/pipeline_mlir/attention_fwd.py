@@ -87,7 +87,7 @@ def _tensor_map(view, box, stream):
 
 def attention(q: Any, k: Any, v: Any, *, causal: bool = False, scale: Optional[float] = None,
               out: Any = None, lse: Any = None, stream: Any = None, return_lse: bool = False,
-              variant: Optional[str] = None) -> Any:
+              variant: Optional[str] = None, emulate: bool = False) -> Any:
     """softmax(scale Q K^T) V for CUDA bf16 torch tensors q, k, v of shape
     (batch, seqlen, heads, head_dim), contiguous, head_dim 64 or 128 (the
     layout of flash attention; torch's SDPA takes (batch, heads, seqlen,
@@ -97,7 +97,19 @@ def attention(q: Any, k: Any, v: Any, *, causal: bool = False, scale: Optional[f
     head_dim) bf16, and with `return_lse` also the log-sum-exp of the scaled
     scores, f32 (batch, heads, seqlen). Runs on `stream`, by default torch's
     current stream, without waiting for it. `variant`: one of VARIANTS (by
-    default `choose(head_dim, causal, seqlen)`)."""
+    default `choose(head_dim, causal, seqlen)`).
+
+    `emulate=True`: the same kernel on the CPU, in the emulator, without a
+    GPU: q, k, v (and out) are numpy uint16 arrays of bf16 bits
+    (pm.to_bf16), lse a float32 array (pipeline_mlir.emulator.attention,
+    which also takes the sm_100a kernel)."""
+    if emulate:
+        if stream is not None:
+            raise LaunchError("attention: an emulated attention runs on the CPU: it takes "
+                              "no stream")
+        from .emulator import attention as _emulated
+        return _emulated(q, k, v, causal=causal, scale=scale, out=out, lse=lse,
+                         return_lse=return_lse, variant=variant)
     try:
         import torch
     except ImportError as e:

@@ -57,6 +57,10 @@ class CompiledModule:
     def __call__(self, *args: Any, **launch: Any) -> None:
         return self.kernel()(*args, **launch)
 
+    def emulate(self, *args: Any, **launch: Any) -> Any:
+        """The only kernel run on the CPU: LoadedKernel.emulate."""
+        return self.kernel().emulate(*args, **launch)
+
     def __repr__(self):
         return f"<CompiledModule {self.name} for {self.chip}: {sorted(self.signatures)}>"
 

@@ -13,7 +13,7 @@ import ctypes
 import hashlib
 import math
 import re
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from . import types as T
 from .dtypes import DLPACK, NUMPY
 from . import _generated
 from .errors import CudaError, LaunchError
+
+if TYPE_CHECKING:
+    from .emulator import Emulation
 
 _CU_DEVICE_ATTRIBUTE_CC_MAJOR = 75
 _CU_DEVICE_ATTRIBUTE_CC_MINOR = 76
@@ -340,7 +343,9 @@ class TensorMap:
         if isinstance(array, np.ndarray):
             raise LaunchError("pm.TensorMap needs an array in GPU memory, got a numpy array: "
                               "upload it with d = pm.DeviceArray.from_numpy(a) and pass d "
-                              "(kept while the descriptor is used), or pass a CUDA tensor")
+                              "(kept while the descriptor is used), or pass a CUDA tensor; "
+                              "to run the kernel on the CPU (kernel.emulate), describe the "
+                              "numpy array with pm.HostTensorMap(a, box, ...)")
         device = _dlpack_device(array)
         if device is not None and device[0] not in (2, 13):
             raise LaunchError(f"pm.TensorMap needs an array in GPU memory, got a "
@@ -605,6 +610,26 @@ class LoadedKernel:
             d.synchronize(handle, launch.where)
         for array, dev in copy_back:
             d.dtoh(array.ctypes.data, dev.ptr, array.nbytes)
+
+    def emulate(self, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1),
+                block: Union[int, Sequence[int]] = (1, 1, 1), smem: int = 0,
+                cluster: Optional[Sequence[int]] = None,
+                resident_clusters: Optional[int] = None, schedules: int = 0,
+                max_steps: Optional[int] = None,
+                timeout: Optional[float] = None) -> "Emulation":
+        """Runs the kernel on the CPU in the emulator (pipeline-sim), with
+        the arguments a launch takes in host form: numpy arrays for arrays
+        (written back after the run, as a launch writes device memory; also
+        for i64 or !llvm.ptr parameters the kernel takes as addresses),
+        pm.HostTensorMap for TMA descriptors, numbers for scalars. The
+        launch contract is checked as for a launch; findings (a deadlock,
+        a memory error, a trap) raise pm.EmulationError with the
+        simulator's text. Returns a pipeline_mlir.emulator.Emulation
+        (instructions, rounds). See pipeline_mlir.emulator.emulate."""
+        from .emulator import emulate
+        return emulate(self, *args, grid=grid, block=block, smem=smem, cluster=cluster,
+                       resident_clusters=resident_clusters, schedules=schedules,
+                       max_steps=max_steps, timeout=timeout)
 
     def prepare(self, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1),
                 block: Union[int, Sequence[int]] = (1, 1, 1), smem: int = 0,
@@ -903,6 +928,12 @@ def _dlpack_device(obj):
 
 
 def _check_host_argument(where, pname, ptype, arg):
+    if type(arg).__name__ == "HostTensorMap":
+        from .emulator import HostTensorMap
+        if isinstance(arg, HostTensorMap):
+            raise LaunchError(f"{where}: argument {pname} is a pm.HostTensorMap, a "
+                              "descriptor of a host (numpy) array for kernel.emulate: a GPU "
+                              "launch takes pm.TensorMap of an array in GPU memory")
     device = _dlpack_device(arg) if isinstance(ptype, T.MemRefType) else None
     if device is not None and device[0] not in (2, 13):  # kDLCUDA, kDLCUDAManaged
         raise LaunchError(f"{where}: argument {pname} is a {type(arg).__name__} on "

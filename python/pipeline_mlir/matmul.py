@@ -252,12 +252,22 @@ def _stream_k_buffers_for(device, stream, sm_count):
 
 
 def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
-         stream: Any = None) -> Any:
+         stream: Any = None, emulate: bool = False) -> Any:
     """C = A @ B.T (torch.nn.functional.linear without bias): `a` M x K and
     `b` N x K bf16 CUDA tensors (torch, row-major, contiguous), K and N
     multiples of 8; returns `out` (or a new M x N bf16 tensor). Runs on
     `stream`, by default torch's current stream, without waiting for it.
-    `variant` forces one of CONFIGS; by default `choose(M, N, K)`."""
+    `variant` forces one of CONFIGS; by default `choose(M, N, K)`.
+
+    `emulate=True`: the same kernel on the CPU, in the emulator, without a
+    GPU: `a`, `b` (and `out`) are numpy uint16 arrays of bf16 bits
+    (pm.to_bf16), the result one too (pipeline_mlir.emulator.gemm, which
+    also takes the sm_100a GEMM)."""
+    if emulate:
+        if stream is not None:
+            raise LaunchError("gemm: an emulated gemm runs on the CPU: it takes no stream")
+        from .emulator import gemm as _emulated
+        return _emulated(a, b, out, variant=variant)
     try:
         import torch
     except ImportError as e:
