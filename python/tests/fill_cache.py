@@ -54,3 +54,7 @@ for key in attention_fwd.configs():
     kernel, smem = attention_fwd._kernel(key)
     print(f"attention head_dim {key[0]} causal {key[1]} {key[2]} sm_90a: compiled or cached "
           f"({smem} B of shared memory)")
+# The emulator's outputs for test_gpu.py::test_gpu_matches_emulator (the
+# same kernels, run here on the CPU from the inputs the GPU test reuses).
+import emulated_cases  # noqa: E402
+emulated_cases.store(pathlib.Path(os.environ["PIPELINE_MLIR_TEST_CACHE"]) / "emulated")

@@ -45,6 +45,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -78,7 +79,11 @@ def run_sim(args, sim_args):
     cmd = [args.sim, args.ptx] + sim_args
     if args.verbose:
         print(" ".join(cmd))
+    start = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
+    if args.time:
+        # The simulator's wall time alone (bench/emulator/run.py).
+        print("sim-seconds: %.3f" % (time.perf_counter() - start))
     out = p.stdout + p.stderr
     if p.returncode != 0 or "completed" not in out:
         print("SIM FAILED: exit %d" % p.returncode)
@@ -258,6 +263,8 @@ def main():
     ap.add_argument("--kernel-scale", type=float,
                     help="softmax scale handed to the kernel (seeded bugs); the reference keeps 1/sqrt(128)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--time", action="store_true",
+                    help="print the simulator's wall time (sim-seconds: S)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
