@@ -1,14 +1,14 @@
-//===- Simulator.h - run a kernel's synchronization on the CPU -*- C++ -*-===//
+//===- Simulator.h - run a kernel on the CPU ---------------------*- C++ -*-===//
 //
-// Executes the synchronization skeleton of a PTX kernel (pipeline-sim):
-// integer, predicate and branch instructions exactly; mbarriers (init,
+// Executes a PTX kernel with its data (pipeline-sim, docs/simulator.md):
+// integer, predicate, branch and floating-point instructions (FloatOps.h);
+// TMA copies through tensor maps with their encoding (Tma.h); wgmma and
+// tcgen05 MMAs with tensor memory (TensorCore.h); mbarriers (init,
 // arrive, expect_tx, complete_tx, try_wait/test_wait, phases, pending
 // counts, remote arrivals through mapa); TMA loads as byte completions on
 // their barrier at a later, scheduled time (multicast, .cta_group::2);
 // tcgen05.commit as a later arrival (multicast); bar.sync, the cluster
-// barrier, elect.sync, shfl.sync, activemask, bar.warp.sync. Tensor data
-// is opaque: floating-point results and matrix-math registers read as 0.
-// It reports deadlocks (every live thread blocked, with where each waits),
+// barrier, elect.sync, shfl.sync, activemask, bar.warp.sync. It reports deadlocks (every live thread blocked, with where each waits),
 // uses of uninitialized barriers, collectives a lane never reaches, CTAs
 // exiting while remote arrivals or TMA bytes still target them, traps.
 //
