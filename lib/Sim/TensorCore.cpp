@@ -228,6 +228,27 @@ SmemDescriptor pmlir::sim::decodeUmmaDescriptor(uint64_t desc,
                        desc, field(desc, 61, 3))
                    .str();
   }
+  // PTX ISA "Shared memory descriptor" (tcgen05): bits 46-47 are a fixed
+  // constant 0b001 on sm_100; bit 52 selects the leading-dimension stride
+  // mode (0 relative offset, 1 absolute address), of which only the
+  // relative mode is modelled. Either is reported, never ignored.
+  auto report = [&](const std::string &msg) {
+    if (!error)
+      return;
+    if (!error->empty())
+      *error += "; ";
+    *error += msg;
+  };
+  if (d.version != 1)
+    report(formatv("shared memory descriptor {0:x}: version (bits 46-47) is "
+                   "{1}, must be 1",
+                   desc, d.version)
+               .str());
+  if (d.lboAbsolute)
+    report(formatv("shared memory descriptor {0:x}: the absolute "
+                   "leading-dimension stride mode (bit 52) is not modeled",
+                   desc)
+               .str());
   return d;
 }
 
@@ -643,10 +664,26 @@ unsigned pmlir::sim::tcgen05K(Tcgen05Kind kind, const Tcgen05InstrDesc &d) {
   return 0;
 }
 
-unsigned pmlir::sim::tcgen05DLane(unsigned mPerCta, unsigned m) {
+// The accumulator layouts of CUTLASS cute/atom/mma_traits_sm100_frag.hpp
+// (TMEM offset = lane + 128 * column):
+//   N_SM 1, M_MMA  64: ((16,4),N):((1,32),128)  lane 32*(m/16)+m%16, col n.
+//   N_SM 1, M_MMA 128: (128,N):(1,128)           lane m, col n.
+//   N_SM 2, M_MMA  64: (64,(N/2,2)):(1,(128,64)) lane m + 64*(n/(N/2)),
+//                                                 col n % (N/2) ("2x2").
+//   N_SM 2, M_MMA 128: (128,N):(1,128)           lane m, col n.
+LaneCol pmlir::sim::tcgen05DElement(unsigned ctaGroup, unsigned M, unsigned N,
+                                    unsigned m, unsigned n) {
+  unsigned mPerCta = M / ctaGroup;
+  if (mPerCta == 64 && ctaGroup == 2)
+    return {m + 64 * (n / (N / 2)), n % (N / 2)};
   if (mPerCta == 64)
-    return 32 * (m / 16) + m % 16;
-  return m;
+    return {32 * (m / 16) + m % 16, n};
+  return {m, n};
+}
+
+unsigned pmlir::sim::tcgen05DColumns(unsigned ctaGroup, unsigned M,
+                                     unsigned N) {
+  return ctaGroup == 2 && M == 128 ? N / 2 : N;
 }
 
 std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
@@ -681,11 +718,17 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
   bool f16D = d.dFormat == 0;
   unsigned M = d.m, N = d.n, K = tcgen05K(instr.kind, d);
   unsigned cg = instr.ctaGroup;
+  // PTX ISA 9.7.16.2.1 "Matrix Shape", table "Various combinations of .kind
+  // and shapes" (dense, no .ws; kind::f16, ::tf32, ::f8f6f4 alike):
+  // cta_group::1: M = 64 or 128, N = 8, 16, ... 256 (steps of 8);
+  // cta_group::2: M = 128 or 256, N = 16, 32, ... 256 (steps of 16).
+  // With A in tensor memory, cta_group::1 M = 128 also needs N % 16 == 0
+  // (CUTLASS cute/arch/mma_sm100_umma.hpp, SM100_MMA_*_TS static_asserts).
   bool mOk = cg == 1 ? (M == 64 || M == 128) : (M == 128 || M == 256);
-  unsigned nStep = cg == 1 && M == 64 ? 8 : 16;
-  if (!mOk || N < (cg == 2 ? 32u : 8u) || N > 256 || N % nStep)
-    return formatv("tcgen05.mma.cta_group::{0}: invalid shape M={1} N={2}", cg,
-                   M, N)
+  unsigned nStep = cg == 2 || (M == 128 && aFromTmem) ? 16 : 8;
+  if (!mOk || N < nStep || N > 256 || N % nStep)
+    return formatv("tcgen05.mma.cta_group::{0}: invalid shape M={1} N={2}{3}",
+                   cg, M, N, aFromTmem ? " (A in tensor memory)" : "")
         .str();
   bool subByte = mmaTypeBits(aType) < 8 || mmaTypeBits(bType) < 8;
   if ((d.transposeA && mmaTypeBits(aType) < 8) ||
@@ -697,12 +740,30 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
       return "tcgen05.mma: missing tensor memory of the CTA pair";
   unsigned mPerCta = M / cg, nPerCta = N / cg;
   unsigned dLane0 = tmemLane(dAddr), dCol0 = tmemColumn(dAddr);
-  unsigned dCols = f16D ? N / 2 : N;
-  if (dCol0 + dCols > 512 || dLane0 + tcgen05DLane(mPerCta, mPerCta - 1) >= 128)
+  // One element per 32-bit column for f32 and f16 D alike (see the header).
+  unsigned dCols = tcgen05DColumns(cg, M, N);
+  unsigned maxLane = 0;
+  for (unsigned m = 0; m < mPerCta; ++m)
+    maxLane = std::max({maxLane, tcgen05DElement(cg, M, N, m, 0).lane,
+                        tcgen05DElement(cg, M, N, m, N - 1).lane});
+  if (dCol0 + dCols > 512 || dLane0 + maxLane >= 128)
     return formatv("tcgen05.mma: D at tensor-memory address {0:x} ({1} x {2}) "
                    "is outside the 128 lanes x 512 columns",
                    dAddr, M, N)
         .str();
+  unsigned aBits = mmaTypeBits(aType);
+  unsigned aPer = aBits ? 32 / aBits : 1;
+  unsigned aLane0 = tmemLane(uint32_t(aDescOrTaddr)),
+           aCol0 = tmemColumn(uint32_t(aDescOrTaddr));
+  if (aFromTmem) {
+    if (aBits < 8)
+      return "tcgen05.mma: fp6/fp4 A in tensor memory is not modeled";
+    if (aLane0 + maxLane >= 128 || aCol0 + K / aPer > 512)
+      return formatv("tcgen05.mma: A at tensor-memory address {0:x} is "
+                     "outside the tensor memory",
+                     aDescOrTaddr)
+          .str();
+  }
 
   std::string error;
   Major aMajor = d.transposeA ? Major::MN : Major::K;
@@ -726,56 +787,48 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
         return "tcgen05.mma B: " + error;
   double sa = d.negateA ? -1.0 : 1.0, sb = d.negateB ? -1.0 : 1.0;
   double dScale = std::ldexp(1.0, -int(scaleInputD));
+  // Row m of A as read from tensor memory at lane offset `laneOff` (the lane
+  // of the D element it produces: A in TMEM has D's row placement; for the
+  // cta_group::2 M=128 "2x2" layout A is stored duplicated, rows 0-63 in
+  // lanes 0-63 and again in 64-127, and each half of N reads its copy).
+  auto readTmemA = [&](const Tmem &tm, unsigned laneOff,
+                       std::vector<double> &a) {
+    for (unsigned k = 0; k < K; ++k) {
+      uint32_t cell = tm.at(aLane0 + laneOff, aCol0 + k / aPer);
+      uint64_t raw = aBits == 32
+                         ? cell
+                         : (cell >> (aBits * (k % aPer))) & ((1u << aBits) - 1);
+      a[k] = decodeMmaElement(aType, raw);
+    }
+  };
   std::vector<double> a(K);
   for (unsigned c = 0; c < cg; ++c) {
     Tmem &tm = *tmem[c];
     for (unsigned m = 0; m < mPerCta; ++m) {
-      unsigned lane = dLane0 + tcgen05DLane(mPerCta, m);
-      // Row m of this CTA's A.
-      if (aFromTmem) {
-        unsigned bits = mmaTypeBits(aType);
-        if (bits < 8)
-          return "tcgen05.mma: fp6/fp4 A in tensor memory is not modeled";
-        unsigned per = 32 / bits;
-        unsigned aLane =
-            tmemLane(uint32_t(aDescOrTaddr)) + tcgen05DLane(mPerCta, m);
-        unsigned aCol0 = tmemColumn(uint32_t(aDescOrTaddr));
-        if (aLane >= 128 || aCol0 + K / per > 512)
-          return formatv("tcgen05.mma: A at tensor-memory address {0:x} is "
-                         "outside the tensor memory",
-                         aDescOrTaddr)
-              .str();
-        for (unsigned k = 0; k < K; ++k) {
-          uint32_t cell = tm.at(aLane, aCol0 + k / per);
-          uint64_t raw =
-              bits == 32 ? cell
-                         : (cell >> (bits * (k % per))) & ((1u << bits) - 1);
-          a[k] = decodeMmaElement(aType, raw);
-        }
-      } else {
+      // Row m of this CTA's A (from shared memory: once per row).
+      if (!aFromTmem)
         for (unsigned k = 0; k < K; ++k)
           if (!readOperand(smem[c], ad, aMajor, aType, true, m, k, a[k], error))
             return "tcgen05.mma A: " + error;
-      }
+      unsigned aLaneRead = ~0u;
       for (unsigned n = 0; n < N; ++n) {
-        unsigned col = dCol0 + (f16D ? n / 2 : n);
-        uint32_t &cell = tm.at(lane, col);
+        LaneCol lc = tcgen05DElement(cg, M, N, m, n);
+        if (aFromTmem && lc.lane != aLaneRead) {
+          readTmemA(tm, lc.lane, a);
+          aLaneRead = lc.lane;
+        }
+        uint32_t &cell = tm.at(dLane0 + lc.lane, dCol0 + lc.col);
         double sum = 0;
         if (enableInputD) {
-          double old =
-              f16D ? decodeMmaElement(MmaType::F16, cell >> (16 * (n % 2)))
-                   : decodeMmaElement(MmaType::F32, cell);
+          double old = f16D ? decodeMmaElement(MmaType::F16, cell & 0xffff)
+                            : decodeMmaElement(MmaType::F32, cell);
           sum = old * dScale;
         }
         for (unsigned k = 0; k < K; ++k)
           sum += (sa * a[k]) * (sb * b[size_t(n) * K + k]);
-        if (f16D) {
-          unsigned sh = 16 * (n % 2);
-          cell = (cell & ~(0xffffu << sh)) |
-                 uint32_t(encodeMmaElement(MmaType::F16, sum)) << sh;
-        } else {
-          cell = uint32_t(encodeMmaElement(MmaType::F32, sum));
-        }
+        // f16 D: the low 16 bits of the column, the high 16 bits written 0.
+        cell = f16D ? uint32_t(encodeMmaElement(MmaType::F16, sum))
+                    : uint32_t(encodeMmaElement(MmaType::F32, sum));
       }
     }
   }
@@ -968,6 +1021,11 @@ std::string pmlir::sim::tmemCopy(Tmem &tmem, TmemCpShape shape, uint32_t taddr,
       break;
     case TmemCpShape::S32x128bWarpx4:
       lanes = {r, r + 32, r + 64, r + 96};
+      break;
+    case TmemCpShape::S4x256b:
+      // One row per 32-lane sub-partition: CUTLASS SM100_UTCCP_4dp256bit,
+      // SrcLayout (4,256):(32,128) (lane stride 32 per row).
+      lanes = {32 * r};
       break;
     default:
       lanes = {r};

@@ -103,8 +103,8 @@ void place16(std::vector<uint8_t> &smem, const Placement &p, unsigned row,
              mnB % 16;
     }
   }
-  smem[addr] = uint8_t(value);
-  smem[addr + 1] = uint8_t(value >> 8);
+  smem.at(addr) = uint8_t(value); // .at: a test layout past the buffer throws
+  smem.at(addr + 1) = uint8_t(value >> 8);
 }
 
 /// The descriptor bits, packed by hand from the ISA tables.
@@ -245,8 +245,50 @@ TEST(TensorCoreDescriptorFields) {
   CHECK(bits >> 61 == 6 && ((bits >> 46) & 3) == 1);
   back = decodeUmmaDescriptor(bits, &e);
   CHECK(e.empty() && back.swizzleBytes == 32 && back.version == 1);
-  decodeUmmaDescriptor(uint64_t(3) << 61, &e);
+  decodeUmmaDescriptor(uint64_t(1) << 46 | uint64_t(3) << 61, &e);
   CHECK(!e.empty()) << "layout 3 is reserved";
+}
+
+// Defect 6: the tcgen05 descriptor's version (bits 46-47) must be 1 and
+// the LBO-mode bit 52 (absolute leading-dimension stride) is not modelled:
+// both are errors, not silently decoded.
+TEST(TensorCoreUmmaDescriptorChecks) {
+  uint64_t good = uint64_t(0x40) | uint64_t(8) << 16 | uint64_t(64) << 32 |
+                  uint64_t(1) << 46 | uint64_t(2) << 61;
+  std::string e;
+  SmemDescriptor d = decodeUmmaDescriptor(good, &e);
+  CHECK(e.empty() && d.version == 1 && !d.lboAbsolute) << e;
+  for (uint64_t version : {0u, 2u, 3u}) {
+    e.clear();
+    decodeUmmaDescriptor((good & ~(uint64_t(3) << 46)) | version << 46, &e);
+    CHECK(e.find("version") != std::string::npos)
+        << "version " << version << " accepted: '" << e << "'";
+  }
+  e.clear();
+  d = decodeUmmaDescriptor(good | uint64_t(1) << 52, &e);
+  CHECK(d.lboAbsolute && e.find("bit 52") != std::string::npos)
+      << "LBO mode bit accepted: '" << e << "'";
+  // The errors reach tcgen05.mma and tcgen05.cp.
+  std::vector<uint8_t> smem(65536, 0);
+  llvm::ArrayRef<uint8_t> views[2] = {smem, smem};
+  Tmem t;
+  Tmem *tm[2] = {&t, &t};
+  Tcgen05MmaInstr in =
+      decodeTcgen05Mma({"tcgen05", "mma", "cta_group::1", "kind::f16"}, &e);
+  uint32_t idesc =
+      1u << 4 | 1u << 7 | 1u << 10 | (64u >> 3) << 17 | (128u >> 4) << 24;
+  uint64_t v0 = good & ~(uint64_t(3) << 46);
+  CHECK(tcgen05MmaExecute(in, idesc, views, tm, 0, false, good, good, false)
+            .empty());
+  CHECK(!tcgen05MmaExecute(in, idesc, views, tm, 0, false, good, v0, false)
+             .empty())
+      << "version-0 B descriptor";
+  CHECK(!tcgen05MmaExecute(in, idesc, views, tm, 0, false,
+                           good | uint64_t(1) << 52, good, false)
+             .empty())
+      << "LBO-mode A descriptor";
+  CHECK(!tmemCopy(t, TmemCpShape::S128x128b, 0, smem, v0).empty())
+      << "tcgen05.cp with a version-0 descriptor";
 }
 
 TEST(TensorCoreOperandOffset) {
@@ -315,78 +357,171 @@ TEST(TensorCoreWgmmaErrors) {
 
 namespace {
 
-/// tcgen05.mma kind::f16 bf16 -> f32 of M x N (cta_group 1 or 2). Returns
-/// the number of mismatches.
-unsigned runTcgen05(unsigned M, unsigned N, unsigned cg, bool aMN, unsigned aSw,
-                    bool bMN, unsigned bSw, bool enableInputD,
-                    std::string *err) {
-  const unsigned K = 16;
+/// f16 bits of a small integer (|v| < 2048), built from the IEEE layout:
+/// sign 15, exponent 10-14 (bias 15), 10 mantissa bits.
+uint16_t f16Of(int v) {
+  if (v == 0)
+    return 0;
+  unsigned a = unsigned(v < 0 ? -v : v), e = 0;
+  while ((a >> (e + 1)) != 0)
+    ++e;
+  unsigned mant = ((a << 10) >> e) & 0x3ff;
+  return uint16_t((v < 0 ? 0x8000u : 0u) | (e + 15) << 10 | mant);
+}
+
+/// Where element (m, n) of a CTA's share of D lives, written from CUTLASS
+/// cute/atom/mma_traits_sm100_frag.hpp (TMEM offset = lane + 128*column):
+///   1 CTA, M 64:   ((16,4),N):((1,32),128) -> lane (m/16)*32 + m%16, col n
+///   2 CTAs, M 128: (64,(N/2,2)):(1,(128,64)) ("2x2") -> lane m + 64*h,
+///                  col n - h*N/2 with h = n / (N/2)
+///   otherwise:     (128,N):(1,128) -> lane m, col n.
+struct Cell {
+  unsigned lane, col;
+};
+Cell expectedCell(unsigned cg, unsigned M, unsigned N, unsigned m, unsigned n) {
+  if (cg == 1 && M == 64)
+    return {(m / 16) * 32 + m % 16, n};
+  if (cg == 2 && M == 128) {
+    unsigned h = n >= N / 2 ? 1 : 0;
+    return {m + 64 * h, n - h * (N / 2)};
+  }
+  return {m, n};
+}
+
+struct Tc05Case {
+  unsigned M = 128, N = 64, cg = 1;
+  bool aMN = false;
+  unsigned aSw = 128;
+  bool bMN = false;
+  unsigned bSw = 128;
+  bool enableInputD = true;
+  bool f16D = false;      // f16 inputs and f16 accumulator (else bf16 -> f32)
+  bool aFromTmem = false; // A in TMEM (K-major), rows at their D lanes
+  bool aCopiesDiffer = false; // 2 CTAs M 128: upper copy of A holds A + 1
+};
+
+/// Runs one tcgen05.mma kind::f16 and compares every cell of both CTAs'
+/// tensor memory with the expectation (D elements at expectedCell, every
+/// other cell unchanged). Returns the number of mismatches.
+unsigned runTcgen05(const Tc05Case &tc, std::string *err) {
+  const unsigned K = 16, M = tc.M, N = tc.N, cg = tc.cg;
   unsigned mPer = M / cg, nPer = N / cg;
+  // f16 D: small values so every sum is an exact f16 integer.
+  auto av = [&](unsigned m, unsigned k) {
+    return tc.f16D ? double(int((m + 3 * k) % 5) - 2) : aVal(m, k, K);
+  };
+  auto bv = [&](unsigned k, unsigned n) {
+    return tc.f16D ? double(int((5 * k + n) % 7) - 3) : bVal(k, n, N);
+  };
+  auto enc = [&](double v) { return tc.f16D ? f16Of(int(v)) : bf16Of(v); };
   std::vector<uint8_t> smem[2] = {std::vector<uint8_t>(65536, 0),
                                   std::vector<uint8_t>(65536, 0)};
-  Placement pa = choose(aMN, aSw, 0, mPer, K);
-  Placement pb = choose(bMN, bSw, 32768, nPer, K);
+  Placement pa = choose(tc.aMN, tc.aSw, 0, mPer, K);
+  Placement pb = choose(tc.bMN, tc.bSw, 32768, nPer, K);
   for (unsigned c = 0; c < cg; ++c) {
-    for (unsigned m = 0; m < mPer; ++m)
-      for (unsigned k = 0; k < K; ++k)
-        place16(smem[c], pa, m, k, bf16Of(aVal(c * mPer + m, k, K)));
+    if (!tc.aFromTmem)
+      for (unsigned m = 0; m < mPer; ++m)
+        for (unsigned k = 0; k < K; ++k)
+          place16(smem[c], pa, m, k, enc(av(c * mPer + m, k)));
     for (unsigned n = 0; n < nPer; ++n)
       for (unsigned k = 0; k < K; ++k)
-        place16(smem[c], pb, n, k, bf16Of(bVal(k, c * nPer + n, N)));
+        place16(smem[c], pb, n, k, enc(bv(k, c * nPer + n)));
   }
   Tmem t0, t1;
   Tmem *tm[2] = {&t0, &t1};
-  const unsigned dCol = 64;
-  for (unsigned c = 0; c < cg; ++c)
+  const unsigned dCol = 64, aCol = 400;
+  // Background: a distinct pattern in every cell (f16 D: an f16 value in
+  // the low half, junk in the high half that the MMA must ignore).
+  for (unsigned c = 0; c < 2; ++c)
     for (unsigned lane = 0; lane < 128; ++lane)
-      for (unsigned n = 0; n < N; ++n)
-        tm[c]->at(lane, dCol + n) = bitsOf(float(lane % 7) - float(n % 5));
-  Tmem before0 = t0, before1 = t1;
+      for (unsigned col = 0; col < 512; ++col) {
+        int v = int(lane % 7) - int(col % 5);
+        tm[c]->at(lane, col) =
+            tc.f16D ? (0xa500u + lane) << 16 | f16Of(v) : bitsOf(float(v));
+      }
+  // A in TMEM: row m of the CTA's share at its D lanes (both lanes m and
+  // m + 64 for the 2-CTA M 128 layout: CUTLASS TmemAllocMode::Duplicated),
+  // two 16-bit elements per column, even k in the low half.
+  if (tc.aFromTmem)
+    for (unsigned c = 0; c < cg; ++c)
+      for (unsigned m = 0; m < mPer; ++m)
+        for (unsigned h = 0; h < (cg == 2 && M == 128 ? 2u : 1u); ++h) {
+          unsigned lane = expectedCell(cg, M, N, m, h * (N / 2)).lane;
+          double plus = h && tc.aCopiesDiffer ? 1 : 0;
+          for (unsigned k = 0; k < K; k += 2)
+            tm[c]->at(lane, aCol + k / 2) =
+                uint32_t(enc(av(c * mPer + m, k) + plus)) |
+                uint32_t(enc(av(c * mPer + m, k + 1) + plus)) << 16;
+        }
+  Tmem before[2] = {t0, t1};
   std::string e;
   std::vector<std::string> parts = {
       "tcgen05", "mma", "cta_group::" + std::to_string(cg), "kind::f16"};
   Tcgen05MmaInstr in = decodeTcgen05Mma(parts, &e);
   Tcgen05InstrDesc d;
-  d.dFormat = 1;
-  d.aFormat = d.bFormat = 1; // BF16
-  d.transposeA = aMN;
-  d.transposeB = bMN;
+  d.dFormat = tc.f16D ? 0 : 1;
+  d.aFormat = d.bFormat = tc.f16D ? 0 : 1; // F16 : BF16
+  d.transposeA = tc.aMN;
+  d.transposeB = tc.bMN;
   d.m = M;
   d.n = N;
   // Hand-packed per the ISA table.
-  uint32_t idesc = 1u << 4 | 1u << 7 | 1u << 10 | uint32_t(aMN) << 15 |
-                   uint32_t(bMN) << 16 | (N >> 3) << 17 | (M >> 4) << 24;
+  uint32_t idesc = (tc.f16D ? 0u : 1u << 4 | 1u << 7 | 1u << 10) |
+                   uint32_t(tc.aMN) << 15 | uint32_t(tc.bMN) << 16 |
+                   (N >> 3) << 17 | (M >> 4) << 24;
   if (encodeTcgen05InstrDesc(d, Tcgen05Kind::F16) != idesc) {
     *err = "instruction descriptor encoding differs from the ISA table";
     return ~0u;
   }
   llvm::ArrayRef<uint8_t> views[2] = {smem[0], smem[1]};
-  std::string r = tcgen05MmaExecute(in, idesc, views, tm, dCol, false,
-                                    ummaDesc(pa), ummaDesc(pb), enableInputD);
+  std::string r =
+      tcgen05MmaExecute(in, idesc, views, tm, dCol, tc.aFromTmem,
+                        tc.aFromTmem ? uint64_t(aCol) : ummaDesc(pa),
+                        ummaDesc(pb), tc.enableInputD);
   if (!r.empty()) {
     *err = e + r;
     return ~0u;
   }
-  unsigned bad = 0;
-  for (unsigned c = 0; c < cg; ++c) {
-    const Tmem &before = c ? before1 : before0;
+  // The expected tensor memory: unchanged, except the D elements.
+  Tmem want[2] = {before[0], before[1]};
+  for (unsigned c = 0; c < cg; ++c)
     for (unsigned m = 0; m < mPer; ++m)
       for (unsigned n = 0; n < N; ++n) {
-        unsigned lane = m; // M = 128 per CTA: row m at lane m
-        double ref = enableInputD ? floatOf(before.at(lane, dCol + n)) : 0;
+        Cell cell = expectedCell(cg, M, N, m, n);
+        uint32_t old = before[c].at(cell.lane, dCol + cell.col);
+        double ref = 0;
+        if (tc.enableInputD)
+          ref = tc.f16D
+                    ? double(int(cell.lane % 7) - int((dCol + cell.col) % 5))
+                    : floatOf(old);
+        double plus = tc.aCopiesDiffer && cell.lane >= 64 ? 1 : 0;
         for (unsigned k = 0; k < K; ++k)
-          ref += aVal(c * mPer + m, k, K) * bVal(k, n, N);
-        if (floatOf(tm[c]->at(lane, dCol + n)) != float(ref)) {
+          ref += (av(c * mPer + m, k) + plus) * bv(k, n);
+        want[c].at(cell.lane, dCol + cell.col) =
+            tc.f16D ? uint32_t(f16Of(int(ref))) : bitsOf(float(ref));
+      }
+  unsigned bad = 0;
+  for (unsigned c = 0; c < 2; ++c)
+    for (unsigned lane = 0; lane < 128; ++lane)
+      for (unsigned col = 0; col < 512; ++col)
+        if (tm[c]->at(lane, col) != want[c].at(lane, col)) {
           if (!bad)
-            *err = "CTA " + std::to_string(c) + " D[" + std::to_string(m) +
-                   "][" + std::to_string(n) + "] got " +
-                   std::to_string(floatOf(tm[c]->at(lane, dCol + n))) +
-                   " want " + std::to_string(ref);
+            *err = "CTA " + std::to_string(c) + " lane " +
+                   std::to_string(lane) + " column " + std::to_string(col) +
+                   ": got " + std::to_string(tm[c]->at(lane, col)) + " want " +
+                   std::to_string(want[c].at(lane, col));
           ++bad;
         }
-      }
-  }
   return bad;
+}
+
+unsigned runTcgen05(unsigned M, unsigned N, unsigned cg, bool aMN, unsigned aSw,
+                    bool bMN, unsigned bSw, bool enableInputD,
+                    std::string *err) {
+  Tc05Case tc;
+  tc.M = M, tc.N = N, tc.cg = cg, tc.aMN = aMN, tc.aSw = aSw, tc.bMN = bMN,
+  tc.bSw = bSw, tc.enableInputD = enableInputD;
+  return runTcgen05(tc, err);
 }
 
 } // namespace
@@ -424,6 +559,88 @@ TEST(TensorCoreTcgen05Mma) {
       << "M256 cta_group::2: " << err;
   CHECK(runTcgen05(256, 128, 2, true, 128, true, 64, true, &err) == 0)
       << "M256 cta_group::2 MN-major: " << err;
+}
+
+// Defect 2: cta_group::2 with M = 128 (64 rows per CTA) uses CUTLASS's
+// "2x2" layout (64,(N/2,2)):(1,(128,64)): row m, column n of a CTA's D at
+// lane m + 64*(n/(N/2)), column n%(N/2); only N/2 columns are written.
+// The old model used the 1-CTA M=64 layout over N columns.
+TEST(TensorCoreTcgen05Cta2M128Layout) {
+  std::string err;
+  CHECK(runTcgen05(128, 64, 2, false, 128, false, 128, true, &err) == 0)
+      << "M128 cta_group::2 N64: " << err;
+  CHECK(runTcgen05(128, 256, 2, true, 64, false, 32, true, &err) == 0)
+      << "M128 cta_group::2 N256 MN/K: " << err;
+  // A from TMEM, stored duplicated (rows 0-63 in lanes 0-63 and 64-127).
+  Tc05Case tc;
+  tc.M = 128, tc.N = 64, tc.cg = 2, tc.aFromTmem = true;
+  CHECK(runTcgen05(tc, &err) == 0) << "M128 cta_group::2 A in TMEM: " << err;
+  // The right half of N reads A from the copy in lanes 64-127.
+  tc.aCopiesDiffer = true;
+  CHECK(runTcgen05(tc, &err) == 0)
+      << "M128 cta_group::2 A in TMEM, which copy: " << err;
+  // cta_group::1 M = 64 keeps (16,4):(1,32), from shared memory and TMEM.
+  CHECK(runTcgen05(64, 48, 1, false, 64, true, 128, true, &err) == 0)
+      << "M64 cta_group::1: " << err;
+  tc = Tc05Case();
+  tc.M = 64, tc.N = 32, tc.aFromTmem = true;
+  CHECK(runTcgen05(tc, &err) == 0) << "M64 cta_group::1 A in TMEM: " << err;
+  CHECK(tcgen05DColumns(2, 128, 64) == 32 &&
+        tcgen05DColumns(2, 256, 64) == 64 && tcgen05DColumns(1, 64, 64) == 64);
+}
+
+// Defect 3: an f16 accumulator takes one 32-bit column per element (low 16
+// bits; the model writes the high half 0 and ignores it on input), N
+// columns, not two per column.
+TEST(TensorCoreTcgen05F16Accumulator) {
+  for (bool enable : {true, false}) {
+    Tc05Case tc;
+    tc.N = 32, tc.f16D = true, tc.enableInputD = enable;
+    std::string err;
+    CHECK(runTcgen05(tc, &err) == 0)
+        << "f16 D, enable-input-d " << enable << ": " << err;
+  }
+  Tc05Case tc;
+  tc.M = 256, tc.N = 48, tc.cg = 2, tc.f16D = true, tc.bMN = true;
+  std::string err;
+  CHECK(runTcgen05(tc, &err) == 0) << "f16 D M256 cta_group::2: " << err;
+  tc.M = 128, tc.N = 32;
+  CHECK(runTcgen05(tc, &err) == 0) << "f16 D M128 cta_group::2: " << err;
+}
+
+// Defect 5: PTX ISA tcgen05.mma shape table: cta_group::1 M 64/128 with N
+// 8..256 in steps of 8; cta_group::2 M 128/256 with N 16..256 in steps of
+// 16. CUTLASS's TS atoms (A in TMEM) need N % 16 for M = 128.
+TEST(TensorCoreTcgen05Shapes) {
+  std::string err;
+  CHECK(runTcgen05(128, 8, 1, false, 128, false, 128, true, &err) == 0)
+      << "M128 N8: " << err;
+  CHECK(runTcgen05(128, 24, 1, true, 0, true, 64, true, &err) == 0)
+      << "M128 N24: " << err;
+  CHECK(runTcgen05(64, 8, 1, false, 32, false, 0, true, &err) == 0)
+      << "M64 N8: " << err;
+  CHECK(runTcgen05(256, 16, 2, false, 128, false, 128, true, &err) == 0)
+      << "M256 cta_group::2 N16: " << err;
+  CHECK(runTcgen05(128, 16, 2, false, 128, false, 128, true, &err) == 0)
+      << "M128 cta_group::2 N16: " << err;
+  Tc05Case tc;
+  tc.N = 24, tc.aFromTmem = true;
+  CHECK(runTcgen05(tc, &err) == ~0u &&
+        err.find("invalid shape") != std::string::npos)
+      << "M128 N24 with A in TMEM must be rejected: " << err;
+  tc.N = 32;
+  CHECK(runTcgen05(tc, &err) == 0) << "M128 N32 A in TMEM: " << err;
+  for (unsigned bad : {0u, 264u}) {
+    err.clear();
+    CHECK(runTcgen05(128, bad, 1, false, 0, false, 0, true, &err) == ~0u)
+        << "N=" << bad << " must be rejected";
+  }
+  err.clear();
+  CHECK(runTcgen05(256, 24, 2, false, 128, false, 128, true, &err) == ~0u)
+      << "cta_group::2 N24 must be rejected";
+  err.clear();
+  CHECK(runTcgen05(64, 64, 2, false, 128, false, 128, true, &err) == ~0u)
+      << "cta_group::2 M64 must be rejected";
 }
 
 TEST(TensorCoreTmemLoadStore) {
@@ -491,6 +708,7 @@ TEST(TensorCoreTmemCopy) {
   CHECK(ok) << "32x128b.warpx4";
   TmemCpShape s;
   CHECK(parseTmemCpShape("128x256b", "", s) && s == TmemCpShape::S128x256b);
+  CHECK(parseTmemCpShape("4x256b", "", s) && s == TmemCpShape::S4x256b);
   CHECK(!parseTmemCpShape("64x128b", "", s));
 }
 
@@ -547,4 +765,41 @@ TEST(TensorCoreLdmatrix) {
   CHECK(ok) << "movmatrix.trans";
   rowAddr[3] = 8;
   CHECK(!ldmatrix(1, false, rowAddr, smem, regs).empty()) << "misaligned row";
+}
+
+// Defect 4: tcgen05.cp .4x256b writes one row per 32-lane sub-partition:
+// row r to lane base + 32*r (CUTLASS SM100_UTCCP_4dp256bit SrcLayout
+// (4,256):(32,128)), not to lanes base+0..3.
+TEST(TensorCoreTmemCopy4x256b) {
+  // 4 rows x 32 bytes, K-major, no swizzle: row r, byte b at 256 +
+  // (r%8)*16 + (b/16)*LBO + b%16, LBO 128, SBO 1024.
+  std::vector<uint8_t> smem(4096, 0);
+  auto byte = [](unsigned r, unsigned b) { return uint8_t(0x40 * r + b + 1); };
+  for (unsigned r = 0; r < 4; ++r)
+    for (unsigned b = 0; b < 32; ++b)
+      smem[256 + r * 16 + (b / 16) * 128 + b % 16] = byte(r, b);
+  Placement p{false, 0, 256, 128, 1024};
+  Tmem tm;
+  for (unsigned lane = 0; lane < 128; ++lane)
+    for (unsigned col = 0; col < 512; ++col)
+      tm.at(lane, col) = 0xdead0000u | lane << 9 | col;
+  Tmem before = tm;
+  std::string e = tmemCopy(tm, TmemCpShape::S4x256b, 20, smem, ummaDesc(p));
+  CHECK(e.empty()) << e;
+  Tmem want = before;
+  for (unsigned r = 0; r < 4; ++r)
+    for (unsigned w = 0; w < 8; ++w) {
+      uint32_t word = 0;
+      for (unsigned b = 0; b < 4; ++b)
+        word |= uint32_t(byte(r, 4 * w + b)) << (8 * b);
+      want.at(32 * r, 20 + w) = word;
+    }
+  unsigned bad = 0;
+  std::string first;
+  for (unsigned lane = 0; lane < 128; ++lane)
+    for (unsigned col = 0; col < 512; ++col)
+      if (tm.at(lane, col) != want.at(lane, col) && !bad++)
+        first =
+            "lane " + std::to_string(lane) + " column " + std::to_string(col);
+  CHECK(bad == 0) << "4x256b: " << bad << " wrong cells, first at " << first;
 }

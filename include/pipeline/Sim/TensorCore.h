@@ -85,7 +85,7 @@ struct SmemDescriptor {
   unsigned swizzleBytes = 0;      // 0 (none/interleave), 32, 64 or 128
   // sm_100 only:
   unsigned version = 0;          // bits 46-47 (must be 1 on sm_100)
-  bool lboAbsolute = false;      // bit 52 (leading-dimension stride mode)
+  bool lboAbsolute = false;      // bit 52 (LBO mode; 1 is not modelled)
   bool swizzle128Base32 = false; // layout 1: 128B swizzle, 32B atomicity
 };
 
@@ -95,7 +95,10 @@ SmemDescriptor decodeWgmmaDescriptor(uint64_t desc);
 uint64_t encodeWgmmaDescriptor(const SmemDescriptor &d);
 /// tcgen05 (sm_100a) descriptor: version bits 46-47, base offset 49-51, LBO
 /// mode bit 52, layout bits 61-63 (0 none, 1 128B with 32B atomic base,
-/// 2 128B, 4 64B, 6 32B). Reports an unknown layout in `error`.
+/// 2 128B, 4 64B, 6 32B). Reports in `error` (messages joined by "; ") a
+/// reserved layout, a version other than 1 (the ISA's fixed constant), and
+/// the LBO-mode bit set (the absolute leading-dimension stride mode is not
+/// modelled); the fields are decoded all the same.
 SmemDescriptor decodeUmmaDescriptor(uint64_t desc, std::string *error);
 uint64_t encodeUmmaDescriptor(const SmemDescriptor &d);
 
@@ -185,6 +188,11 @@ struct Tmem {
 inline unsigned tmemLane(uint32_t addr) { return addr >> 16; }
 inline unsigned tmemColumn(uint32_t addr) { return addr & 0xffff; }
 
+/// A (lane, column) position or offset in tensor memory.
+struct LaneCol {
+  unsigned lane, col;
+};
+
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
@@ -232,10 +240,22 @@ MmaType tcgen05OperandType(Tcgen05Kind kind, unsigned format);
 /// K of one instruction of `kind` (dense).
 unsigned tcgen05K(Tcgen05Kind kind, const Tcgen05InstrDesc &d);
 
-/// TMEM lane (within the 128) of row m (0..M-1 local to one CTA) of D for
-/// a CTA of an MMA with `mPerCta` rows per CTA: 128 -> lane m; 64 -> lane
-/// 32*(m/16) + m%16 (the first 16 lanes of each 32-lane sub-partition).
-unsigned tcgen05DLane(unsigned mPerCta, unsigned m);
+/// (lane, column) offset from the D address of element (m, n) of one CTA's
+/// share of D (m in 0..M/ctaGroup-1, n in 0..N-1) of an MMA of shape M x N,
+/// following CUTLASS cute/atom/mma_traits_sm100_frag.hpp (tmem_frg):
+///   cta_group::1, M = 64:  lane 32*(m/16) + m%16 (the first 16 lanes of
+///                          each 32-lane sub-partition), column n;
+///   cta_group::1, M = 128 and cta_group::2, M = 256: lane m, column n;
+///   cta_group::2, M = 128 (64 rows per CTA, the "2x2" layout
+///                          (64,(N/2,2)):(1,(128,64))): lane m + 64*(n/(N/2)),
+///                          column n % (N/2) — the left half of N in lanes
+///                          0-63, the right half in lanes 64-127.
+/// Every element takes one 32-bit column, f16 accumulators included.
+LaneCol tcgen05DElement(unsigned ctaGroup, unsigned M, unsigned N, unsigned m,
+                        unsigned n);
+/// Number of TMEM columns D occupies in each CTA, for f32 and f16 D alike:
+/// N, except N/2 for cta_group::2 with M = 128.
+unsigned tcgen05DColumns(unsigned ctaGroup, unsigned M, unsigned N);
 
 /// Executes one tcgen05.mma (kinds f16, tf32, f8f6f4; dense, not .ws):
 /// D[MxN] = (negA*A) * (negB*B) + (enableInputD ? D * 2^-scaleInputD : 0).
@@ -244,10 +264,22 @@ unsigned tcgen05DLane(unsigned mPerCta, unsigned m);
 /// cta_group::1: A rows 0..M-1 and B columns 0..N-1 from smem[0], D in
 /// tmem[0]. cta_group::2 (M = 128 or 256): CTA c holds rows c*M/2.. of A
 /// (same descriptor/address in each CTA) and D's same rows x all N columns
-/// in its TMEM at dAddr, and columns c*N/2 .. of B at the same bDesc.
-/// D is f32 (one per column) or f16 (packed two per 32-bit column, low half
-/// = even column). With `aFromTmem`, A is read from TMEM at aDescOrTaddr
-/// (row m at its D lane, elements packed 32/bits per column along K).
+/// in its TMEM at dAddr (placed by tcgen05DElement), and columns c*N/2 ..
+/// of B at the same bDesc.
+/// Shapes (PTX ISA "Matrix Shape" table of tcgen05.mma): cta_group::1
+/// M = 64/128, N = 8..256 in steps of 8 (N % 16 for M = 128 with A in
+/// TMEM, as CUTLASS's SM100_MMA_*_TS require); cta_group::2 M = 128/256,
+/// N = 16..256 in steps of 16.
+/// D is f32 or f16, one element per 32-bit column (CUTLASS: FrgTypeC =
+/// tmem_frg<c_type, uint32_t>; "UMMA stores these values sparsely in
+/// tmem"): an f16 element is the low 16 bits of its column; the model
+/// reads only the low half and writes the high half as 0. Read f16 D with
+/// tcgen05.ld .pack::16b (two columns per register). With `aFromTmem`, A
+/// is read from TMEM at aDescOrTaddr, row m at the lane offset of the D
+/// elements it produces (elements packed 32/bits per column along K); for
+/// cta_group::2 M = 128 that means A stored duplicated (rows 0-63 in lanes
+/// 0-63 and again in 64-127, CUTLASS TmemAllocMode::Duplicated): the left
+/// half of N reads row m from lane m, the right half from lane m + 64.
 std::string tcgen05MmaExecute(const Tcgen05MmaInstr &instr, uint32_t idesc,
                               const llvm::ArrayRef<uint8_t> smem[2],
                               Tmem *tmem[2], uint32_t dAddr, bool aFromTmem,
@@ -265,9 +297,6 @@ bool parseTmemLdStShape(llvm::StringRef s, TmemLdStShape &shape);
 /// Registers per thread of shape .x`num` (num = 1, 2, 4, ... 128).
 unsigned tmemLdStRegisters(TmemLdStShape shape, unsigned num);
 
-struct LaneCol {
-  unsigned lane, col;
-};
 /// (lane offset within the warp's 32-lane quadrant, column offset from the
 /// base address) of register `reg` of thread `laneInWarp`, without packing:
 ///   32x32b:  lane t, col r.
@@ -308,7 +337,9 @@ bool parseTmemCpShape(llvm::StringRef shape, llvm::StringRef multicast,
 /// tcgen05.cp from shared memory (sm_100 descriptor; source rows are the
 /// descriptor's K-major canonical rows: row r, byte b at operandOffset(r,
 /// b) with 8-bit elements) into TMEM at taddr: source row r goes to lane
-/// (taddr lane + r) — for .warpx2::02_13 rows 0-31 to lanes 0-31 and 64-95,
+/// (taddr lane + r) — for .4x256b rows 0-3 to lanes 0, 32, 64, 96 (one row
+/// per sub-partition, CUTLASS SM100_UTCCP_4dp256bit SrcLayout
+/// (4,256):(32,128)); for .warpx2::02_13 rows 0-31 to lanes 0-31 and 64-95,
 /// rows 32-63 to 32-63 and 96-127; ::01_23 rows 0-31 to 0-31 and 32-63,
 /// rows 32-63 to 64-95 and 96-127; .warpx4 row r to lanes r, 32+r, 64+r,
 /// 96+r — and byte b of the row to column (taddr column + b/4).
