@@ -601,71 +601,45 @@ def _emulated_cases():
         return []
 
 
-@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
 @pytest.mark.parametrize("name,kind,params", _emulated_cases(),
                          ids=[c[0] for c in _emulated_cases()])
 def test_gpu_matches_emulator(name, kind, params):
     # The same kernel on the same random inputs, on this GPU and in the
     # emulator (python/tests/emulated_cases.py stored the emulator's outputs
-    # in the kernel cache): compared element by element, in units in the
-    # last place, against the bound the MMA summation order justifies
-    # (emulated_cases.tolerance). The measured largest difference of each
-    # case goes to $PIPELINE_MLIR_EMULATOR_REPORT when set.
+    # in the kernel cache; emulated_cases.run_gpu launches the case here):
+    # kernels without an MMA must match to the bit, kernels with MMAs
+    # element by element within the bound the MMA summation order
+    # justifies (emulated_cases.tolerance), in units in the last place.
+    # Each case's comparison goes to $PIPELINE_MLIR_EMULATOR_REPORT when set.
     import json
     import os
     import pathlib
     import numpy as np
-    import torch
     import emulated_cases as ec
     import pipeline_mlir as pm
+    if kind in ("gemm", "attention") and not _torch_cuda():
+        pytest.skip("pm.gemm and pm.attention take torch tensors: no torch with CUDA")
     cache = os.environ.get("PIPELINE_MLIR_TEST_CACHE") or os.environ.get("PIPELINE_MLIR_CACHE")
     path = pathlib.Path(cache or "") / "emulated" / f"{name}.npz"
     if not cache or not path.exists():
         pytest.fail(f"no emulated outputs at {path}: run python/tests/emulated_cases.py with "
                     "PIPELINE_MLIR_TEST_CACHE set on a machine with the compiler")
     z = np.load(path)
-
-    def dev(u):
-        return torch.from_numpy(u.view(np.int16).copy()).view(torch.bfloat16).cuda()
-
-    def host(t):
-        return t.cpu().view(torch.int16).numpy().view(np.uint16)
-
-    if kind == "gemm":
-        a, b = dev(z["in_a"]), dev(z["in_b"])
-        c = torch.zeros((params["m"], params["n"]), device="cuda", dtype=torch.bfloat16)
-        pm.gemm(a, b, c, variant=params["variant"])
-        torch.cuda.synchronize()
-        got = {"c": host(c)}
-        diffs = {"c": ec.ulps(got["c"], z["out_c"])}
-    else:
-        q, k, v = (dev(z[f"in_{n}"]) for n in "qkv")
-        out = torch.full_like(q, float("nan"))
-        o, lse = pm.attention(q, k, v, causal=params["causal"], scale=ec.scale_of(params),
-                              out=out, return_lse=True, variant=params["variant"])
-        torch.cuda.synchronize()
-        got = {"o": host(o), "lse": lse.cpu().numpy()}
-        diffs = {"o": ec.ulps(got["o"], z["out_o"]),
-                 "lse": ec.ulps(got["lse"].view(np.uint32), z["out_lse"].view(np.uint32), 32)}
-    worst = {key: int(d.max()) for key, d in diffs.items()}
-    equal = {key: float((d == 0).mean()) for key, d in diffs.items()}
     emulated = {key[4:]: z[key] for key in z.files if key.startswith("out_")}
     inputs = {key[3:]: z[key] for key in z.files if key.startswith("in_")}
-    tol = ec.tolerance(kind, params, inputs, emulated)
-
-    def values(bits):
-        return pm.from_bf16(bits).astype(np.float64) if bits.dtype == np.uint16 \
-            else bits.astype(np.float64)
-
-    over = {key: float(np.max(np.abs(values(got[key]) - values(emulated[key])) / tol[key]))
-            for key in tol}
+    got = ec.run_gpu(kind, params, inputs)
+    result = ec.compare(kind, params, inputs, emulated, got)
     report = os.environ.get("PIPELINE_MLIR_EMULATOR_REPORT")
     if report:
         with open(report, "a") as f:
-            f.write(json.dumps(dict(name=name, worst_ulps=worst, bitwise_equal=equal,
-                                    of_bound=over, device=torch.cuda.get_device_name()))
-                    + "\n")
-    for key in tol:
-        assert over[key] <= 1.0, \
-            f"{name} {key}: the GPU and the emulator differ by {over[key]:.2f} of the bound " \
-            f"(at most {worst[key]} ulps; {equal[key]:.2%} of the elements bitwise equal)"
+            f.write(json.dumps(dict(name=name, kind=kind, device=pm.device_info()["name"],
+                                    **result)) + "\n")
+    if result["comparison"] == "bitwise":
+        assert result["ok"], \
+            f"{name}: the GPU and the emulator differ in {result['mismatches']} elements " \
+            f"(first: index, GPU, emulator: {result.get('first')})"
+    for key, share in result.get("of_bound", {}).items():
+        assert share <= 1.0, \
+            f"{name} {key}: the GPU and the emulator differ by {share:.2f} of the bound " \
+            f"(at most {result['worst_ulps'][key]} ulps; " \
+            f"{result['bitwise_equal'][key]:.2%} of the elements bitwise equal)"
