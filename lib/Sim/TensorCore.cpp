@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -112,6 +114,10 @@ double pmlir::sim::decodeMmaElement(MmaType type, uint64_t bits) {
     return decodeMini(bits & 0x3f, 3, 2, false, false);
   case MmaType::E2M1:
     return decodeMini(bits & 0xf, 2, 1, false, false);
+  case MmaType::S8:
+    return double(int8_t(uint8_t(bits)));
+  case MmaType::U8:
+    return double(uint8_t(bits));
   case MmaType::Invalid:
     break;
   }
@@ -142,6 +148,8 @@ unsigned pmlir::sim::mmaTypeBits(MmaType type) {
     return 32;
   case MmaType::E4M3:
   case MmaType::E5M2:
+  case MmaType::S8:
+  case MmaType::U8:
     return 8;
   case MmaType::E2M3:
   case MmaType::E3M2:
@@ -641,8 +649,10 @@ MmaType pmlir::sim::tcgen05OperandType(Tcgen05Kind kind, unsigned format) {
   case Tcgen05Kind::MXF4:
   case Tcgen05Kind::MXF4NVF4:
     return format == 1 ? MmaType::E2M1 : MmaType::Invalid;
-  case Tcgen05Kind::I8:
-    return MmaType::Invalid;
+  case Tcgen05Kind::I8: // CUTLASS mma_sm100_desc.hpp S8Format: 0 U8, 1 S8
+    return format == 0   ? MmaType::U8
+           : format == 1 ? MmaType::S8
+                         : MmaType::Invalid;
   }
   return MmaType::Invalid;
 }
@@ -686,19 +696,92 @@ unsigned pmlir::sim::tcgen05DColumns(unsigned ctaGroup, unsigned M,
   return ctaGroup == 2 && M == 128 ? N / 2 : N;
 }
 
-std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
-                                          uint32_t idesc,
-                                          const ArrayRef<uint8_t> smem[2],
-                                          Tmem *tmem[2], uint32_t dAddr,
-                                          bool aFromTmem, uint64_t aDescOrTaddr,
-                                          uint64_t bDesc, bool enableInputD,
-                                          unsigned scaleInputD) {
+unsigned pmlir::sim::tcgen05ScaleFactorsPerRow(const Tcgen05MmaInstr &instr,
+                                               const Tcgen05InstrDesc &d,
+                                               std::string *error) {
+  auto fail = [&](const Twine &msg) {
+    if (error)
+      *error = ("tcgen05.mma.block_scale: " + msg).str();
+    return 0u;
+  };
+  if (!isBlockScaled(instr.kind))
+    return fail("not a block-scaled .kind");
+  bool mxf8 = instr.kind == Tcgen05Kind::MXF8F6F4;
+  if (d.k96)
+    return fail("K = 96 (descriptor bit 31): its scale-factor layouts are "
+                "not modeled");
+  // .block32 = 1X (mxf8f6f4) or 2X (mxf4*), .block16 = 4X (PTX ISA
+  // 9.7.16.10.7.1); no qualifier: the kind's only 32-element form.
+  unsigned v = instr.scaleVec;
+  if (v == 32)
+    v = mxf8 ? 1 : 2;
+  else if (v == 16)
+    v = 4;
+  else if (v == 0) {
+    if (instr.kind == Tcgen05Kind::MXF4NVF4)
+      return fail(".kind::mxf4nvf4 needs .scale_vec::2X/4X or .block16/32");
+    v = mxf8 ? 1 : 2;
+  }
+  // Table "Valid combinations of scale_vectorsize with types and MMA-Kind".
+  bool ok = false;
+  switch (instr.kind) {
+  case Tcgen05Kind::MXF8F6F4:
+    ok = v == 1 && d.scaleUE8M0;
+    break;
+  case Tcgen05Kind::MXF4:
+    ok = v == 2 && d.scaleUE8M0;
+    break;
+  case Tcgen05Kind::MXF4NVF4:
+    ok = (v == 2 && d.scaleUE8M0) || v == 4;
+    break;
+  default:
+    break;
+  }
+  if (!ok)
+    return fail(formatv("scale_vec::{0}X with {1} scale factors is not valid "
+                        "for this .kind",
+                        v, d.scaleUE8M0 ? "UE8M0" : "UE4M3")
+                    .str());
+  // SF ID: a byte offset (1X), a half-word offset 0 or 2 (2X), 0 (4X)
+  // (PTX ISA 9.7.16.10.7.2 / .3 "Scale Factor A/B ID").
+  for (unsigned id : {d.sfaId, d.sfbId})
+    if (id % v)
+      return fail(formatv("scale factor ID {0} is not aligned to the {1} "
+                          "scale factors of scale_vec::{1}X",
+                          id, v)
+                      .str());
+  return v;
+}
+
+static double decodeScaleFactor(bool ue8m0, uint8_t code) {
+  if (ue8m0)
+    return code == 0xff ? NAN : std::ldexp(1.0, int(code) - 127);
+  return decodeMini(code & 0x7f, 4, 3, false, true); // UE4M3: no sign bit
+}
+
+std::string pmlir::sim::tcgen05MmaExecute(
+    const Tcgen05MmaInstr &instr, uint32_t idesc,
+    const ArrayRef<uint8_t> smem[2], Tmem *tmem[2], uint32_t dAddr,
+    bool aFromTmem, uint64_t aDescOrTaddr, uint64_t bDesc, bool enableInputD,
+    unsigned scaleInputD, const Tcgen05BlockScale *scale) {
   if (instr.ws || instr.sparse)
     return "tcgen05.mma: .ws and .sp are not modeled";
-  if (instr.blockScale || isBlockScaled(instr.kind) ||
-      instr.kind == Tcgen05Kind::I8)
-    return "tcgen05.mma: only .kind::f16, ::tf32 and ::f8f6f4 are executed";
+  bool scaled = isBlockScaled(instr.kind);
+  bool intKind = instr.kind == Tcgen05Kind::I8;
+  if (scaled != instr.blockScale)
+    return scaled ? "tcgen05.mma: the block-scaled kinds need .block_scale"
+                  : "tcgen05.mma: .block_scale needs .kind::mxf8f6f4, "
+                    "::mxf4 or ::mxf4nvf4";
+  if (scaled && !scale)
+    return "tcgen05.mma.block_scale: no scale-factor tensor-memory addresses";
   Tcgen05InstrDesc d = decodeTcgen05InstrDesc(idesc, instr.kind);
+  unsigned numSf = 0;
+  if (scaled) {
+    std::string why;
+    numSf = tcgen05ScaleFactorsPerRow(instr, d, &why);
+    if (!numSf)
+      return why;
+  }
   MmaType aType = tcgen05OperandType(instr.kind, d.aFormat);
   MmaType bType = tcgen05OperandType(instr.kind, d.bFormat);
   if (aType == MmaType::Invalid || bType == MmaType::Invalid)
@@ -708,11 +791,13 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
         .str();
   if (d.sparse)
     return "tcgen05.mma: sparse instruction descriptors are not modeled";
-  if (d.dFormat != 0 && d.dFormat != 1)
+  if (intKind ? d.dFormat != 2 : d.dFormat != 0 && d.dFormat != 1)
     return formatv("tcgen05.mma: instruction descriptor {0:x}: D format {1} "
-                   "is not F16/F32",
-                   idesc, d.dFormat)
+                   "is not {2}",
+                   idesc, d.dFormat, intKind ? "S32" : "F16/F32")
         .str();
+  if (intKind && (d.negateA || d.negateB))
+    return "tcgen05.mma: negation is not valid for .kind::i8";
   if (d.dFormat == 0 && instr.kind == Tcgen05Kind::TF32)
     return "tcgen05.mma: .kind::tf32 needs an F32 D";
   bool f16D = d.dFormat == 0;
@@ -778,13 +863,76 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
   if (bd.swizzle128Base32 || ad.swizzle128Base32)
     return "tcgen05.mma: the 128B swizzle with 32B atomicity is not modeled";
 
-  // B (N x K), columns split across the pair.
+  // B (N x K), columns split across the pair. The mxf4 kinds take packed
+  // fp4 (two per byte); the others the padded 16-byte form of f8f6f4.
+  bool padded =
+      !(instr.kind == Tcgen05Kind::MXF4 || instr.kind == Tcgen05Kind::MXF4NVF4);
   std::vector<double> b(size_t(N) * K);
   for (unsigned n = 0; n < N; ++n)
     for (unsigned k = 0; k < K; ++k)
-      if (!readOperand(smem[n / nPerCta], bd, bMajor, bType, true, n % nPerCta,
-                       k, b[size_t(n) * K + k], error))
+      if (!readOperand(smem[n / nPerCta], bd, bMajor, bType, padded,
+                       n % nPerCta, k, b[size_t(n) * K + k], error))
         return "tcgen05.mma B: " + error;
+
+  // Scale factors (see the header): sfa[c][m*numSf+s], sfb[c][n*numSf+s].
+  std::vector<double> sfa[2], sfb[2];
+  if (scaled) {
+    bool twoByTwo = cg == 2 && M == 128;
+    // Reads scale factor s of row r (32 rows per column) from the copies in
+    // sub-partitions q0..q0+qn-1 and checks that they agree.
+    auto readSf = [&](const Tmem &tm, const char *which, uint32_t addr,
+                      unsigned sfId, unsigned r, unsigned s, unsigned q0,
+                      unsigned qn, double &out) -> std::string {
+      addr &= 0x00ffffffu;
+      unsigned col = tmemColumn(addr) + r / 32, byte = sfId + s;
+      int code = -1;
+      for (unsigned q = q0; q < q0 + qn; ++q) {
+        unsigned lane = tmemLane(addr) + 32 * q + r % 32;
+        if (lane >= 128 || col >= 512)
+          return formatv("tcgen05.mma.block_scale: scale_{0} at tensor-memory "
+                         "address {1:x} reaches lane {2} column {3}, outside "
+                         "the tensor memory",
+                         which, addr, lane, col)
+              .str();
+        int c = int((tm.at(lane, col) >> (8 * byte)) & 0xff);
+        if (code >= 0 && c != code)
+          return formatv("tcgen05.mma.block_scale: scale_{0} factor {1} of "
+                         "{2} {3} differs between its copies in the lane "
+                         "sub-partitions (lane {4} column {5} byte {6} holds "
+                         "{7:x}, the copy in sub-partition {8} {9:x}); the "
+                         "scale factors must be duplicated to all 32-lane "
+                         "partitions",
+                         which, s, which[0] == 'A' ? "row" : "column", r, lane,
+                         col, byte, c, q0, code)
+              .str();
+        code = c;
+      }
+      out = decodeScaleFactor(d.scaleUE8M0, uint8_t(code));
+      return "";
+    };
+    for (unsigned c = 0; c < cg; ++c) {
+      sfa[c].resize(size_t(mPerCta) * numSf);
+      sfb[c].resize(size_t(N) * numSf);
+      for (unsigned m = 0; m < mPerCta; ++m)
+        for (unsigned s = 0; s < numSf; ++s) {
+          std::string why = readSf(*tmem[c], "A", scale->sfaAddr, d.sfaId, m, s,
+                                   0, 4, sfa[c][m * numSf + s]);
+          if (!why.empty())
+            return why;
+        }
+      for (unsigned n = 0; n < N; ++n)
+        for (unsigned s = 0; s < numSf; ++s) {
+          unsigned half = twoByTwo ? n / (N / 2) : 0;
+          unsigned r = twoByTwo ? n % (N / 2) : n;
+          std::string why = readSf(*tmem[c], "B", scale->sfbAddr, d.sfbId, r, s,
+                                   twoByTwo ? 2 * half : 0, twoByTwo ? 2 : 4,
+                                   sfb[c][n * numSf + s]);
+          if (!why.empty())
+            return why;
+        }
+    }
+  }
+  unsigned sfBlock = scaled ? K / numSf : K;
   double sa = d.negateA ? -1.0 : 1.0, sb = d.negateB ? -1.0 : 1.0;
   double dScale = std::ldexp(1.0, -int(scaleInputD));
   // Row m of A as read from tensor memory at lane offset `laneOff` (the lane
@@ -808,7 +956,8 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
       // Row m of this CTA's A (from shared memory: once per row).
       if (!aFromTmem)
         for (unsigned k = 0; k < K; ++k)
-          if (!readOperand(smem[c], ad, aMajor, aType, true, m, k, a[k], error))
+          if (!readOperand(smem[c], ad, aMajor, aType, padded, m, k, a[k],
+                           error))
             return "tcgen05.mma A: " + error;
       unsigned aLaneRead = ~0u;
       for (unsigned n = 0; n < N; ++n) {
@@ -820,12 +969,29 @@ std::string pmlir::sim::tcgen05MmaExecute(const Tcgen05MmaInstr &instr,
         uint32_t &cell = tm.at(dLane0 + lc.lane, dCol0 + lc.col);
         double sum = 0;
         if (enableInputD) {
-          double old = f16D ? decodeMmaElement(MmaType::F16, cell & 0xffff)
-                            : decodeMmaElement(MmaType::F32, cell);
-          sum = old * dScale;
+          double old = intKind ? double(int32_t(cell))
+                       : f16D  ? decodeMmaElement(MmaType::F16, cell & 0xffff)
+                               : decodeMmaElement(MmaType::F32, cell);
+          sum = intKind ? old : old * dScale;
         }
-        for (unsigned k = 0; k < K; ++k)
-          sum += (sa * a[k]) * (sb * b[size_t(n) * K + k]);
+        if (scaled)
+          // Each factor a*sfa and b*sfb is exact (<= 8 significant bits
+          // times a power of two or a 4-bit UE4M3), so is their product.
+          for (unsigned k = 0; k < K; ++k)
+            sum +=
+                (sa * a[k] * sfa[c][m * numSf + k / sfBlock]) *
+                (sb * b[size_t(n) * K + k] * sfb[c][n * numSf + k / sfBlock]);
+        else
+          for (unsigned k = 0; k < K; ++k)
+            sum += (sa * a[k]) * (sb * b[size_t(n) * K + k]);
+        if (intKind) {
+          // Exact: |sum| < 2^31 + 32 * 2^16. Wrap, or clamp with .satfinite.
+          int64_t v = int64_t(sum);
+          if (d.saturate)
+            v = std::clamp<int64_t>(v, INT32_MIN, INT32_MAX);
+          cell = uint32_t(uint64_t(v));
+          continue;
+        }
         // f16 D: the low 16 bits of the column, the high 16 bits written 0.
         cell = f16D ? uint32_t(encodeMmaElement(MmaType::F16, sum))
                     : uint32_t(encodeMmaElement(MmaType::F32, sum));

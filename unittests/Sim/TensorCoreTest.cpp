@@ -16,6 +16,8 @@
 
 #include "pipeline/Sim/TensorCore.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -802,4 +804,300 @@ TEST(TensorCoreTmemCopy4x256b) {
         first =
             "lane " + std::to_string(lane) + " column " + std::to_string(col);
   CHECK(bad == 0) << "4x256b: " << bad << " wrong cells, first at " << first;
+}
+
+//===----------------------------------------------------------------------===//
+// Block-scaled tcgen05.mma (kind::mxf8f6f4 / mxf4 / mxf4nvf4) and kind::i8
+//===----------------------------------------------------------------------===//
+//
+// Written from the PTX ISA 9.7.16.10.7 "Block Scaling" (D = (A * scale_A) *
+// (B * scale_B) + D; scale factors "duplicated to all 32 lane partitions";
+// SF ID = byte offset (1X), half-word offset 0/2 (2X), 0 (4X)) and the
+// CUTLASS scale-factor TMEM atom (tmem_sf_frg, cute/atom/
+// mma_traits_sm100_frag.hpp): factor s of row r at column base + r/32,
+// byte SF_ID + s, lanes 32*q + r%32 for q = 0..3. Elements and scale
+// factors are decoded here by their own formulas (not decodeMmaElement).
+
+namespace {
+
+/// Value of an unsigned/signed minifloat code (e exponent bits, m mantissa
+/// bits, bias 2^(e-1)-1, no inf/NaN handling: the tests use finite codes).
+double miniValue(unsigned code, unsigned e, unsigned m, bool hasSign) {
+  int bias = (1 << (e - 1)) - 1;
+  unsigned exp = (code >> m) & ((1u << e) - 1), man = code & ((1u << m) - 1);
+  double v = exp ? std::ldexp(1.0 + man / double(1u << m), int(exp) - bias)
+                 : std::ldexp(man / double(1u << m), 1 - bias);
+  return hasSign && (code >> (e + m)) & 1 ? -v : v;
+}
+
+struct BsCase {
+  Tcgen05Kind kind = Tcgen05Kind::MXF8F6F4;
+  std::string kindName = "mxf8f6f4", vecName; // vecName "" = none
+  unsigned numSf = 1; // scale factors per row (1X, 2X, 4X)
+  bool ue8m0 = true;  // else UE4M3
+  unsigned sfaId = 0, sfbId = 0;
+  unsigned N = 64;
+  bool enableInputD = true;
+  int ignoreBlock = -1;   // reference only: treat this K block's scales as 1
+  bool breakCopy = false; // make one copy of a scale factor differ
+};
+
+/// Runs one block-scaled tcgen05.mma.cta_group::1 (M = 128) and compares
+/// all of TMEM with a float64 reference. Returns the number of mismatching
+/// cells (~0u if the model reported an error, in *err).
+unsigned runBlockScaled(const BsCase &tc, std::string *err) {
+  const unsigned M = 128, N = tc.N;
+  bool fp4 = tc.kind != Tcgen05Kind::MXF8F6F4;
+  const unsigned K = fp4 ? 64 : 32, block = K / tc.numSf;
+  // Element codes: e4m3 (8 bits) or e2m1 (4 bits, packed two per byte).
+  auto aCode = [&](unsigned m, unsigned k) {
+    unsigned h = (m * 7 + k * 3) % 11;
+    return fp4 ? (h % 8) | (h & 8)                 // e2m1: 0..6 with sign
+               : (0x30 + (h % 12)) | (h & 1) << 7; // e4m3 0.5 .. 1.375*2^1
+  };
+  auto bCode = [&](unsigned k, unsigned n) {
+    unsigned h = (k * 5 + n * 3 + 1) % 13;
+    return fp4 ? (h % 8) | (h > 9 ? 8 : 0) : (0x2c + (h % 16)) | (h > 10) << 7;
+  };
+  auto elem = [&](unsigned code) {
+    return fp4 ? miniValue(code & 0xf, 2, 1, true)
+               : miniValue(code & 0xff, 4, 3, true);
+  };
+  // Scale codes: UE8M0 2^(c-127) with c in 124..130; UE4M3 codes 0x30..0x47
+  // (0.5 .. 2.875).
+  auto sfaCode = [&](unsigned m, unsigned s) -> uint8_t {
+    unsigned h = (m * 3 + s * 5) % 7;
+    return tc.ue8m0 ? uint8_t(124 + h) : uint8_t(0x30 + 3 * h);
+  };
+  auto sfbCode = [&](unsigned n, unsigned s) -> uint8_t {
+    unsigned h = (n * 5 + s * 3 + 2) % 7;
+    return tc.ue8m0 ? uint8_t(124 + h) : uint8_t(0x31 + 2 * h);
+  };
+  auto sfValue = [&](uint8_t c) {
+    return tc.ue8m0 ? std::ldexp(1.0, int(c) - 127) : miniValue(c, 4, 3, false);
+  };
+  // Shared memory: K-major, no swizzle, 8-row x 16-byte core matrices:
+  // byte kB of row r at base + (r/8)*SBO + (r%8)*16 + (kB/16)*LBO + kB%16.
+  const unsigned rowBytes = 32; // K 32 x 8 bits or K 64 x 4 bits
+  std::vector<uint8_t> smem(65536, 0);
+  Placement pa{false, 0, 0, 128 * (M / 8), 128};
+  Placement pb{false, 0, 32768, 128 * (N / 8), 128};
+  auto put = [&](const Placement &p, unsigned r, unsigned kB, uint8_t v) {
+    smem[p.base + (r / 8) * p.sbo + (r % 8) * 16 + (kB / 16) * p.lbo +
+         kB % 16] = v;
+  };
+  for (unsigned kB = 0; kB < rowBytes; ++kB) {
+    for (unsigned m = 0; m < M; ++m)
+      put(pa, m, kB,
+          fp4 ? uint8_t(aCode(m, 2 * kB) | aCode(m, 2 * kB + 1) << 4)
+              : uint8_t(aCode(m, kB)));
+    for (unsigned n = 0; n < N; ++n)
+      put(pb, n, kB,
+          fp4 ? uint8_t(bCode(2 * kB, n) | bCode(2 * kB + 1, n) << 4)
+              : uint8_t(bCode(kB, n)));
+  }
+  // Tensor memory: background, then the scale factors (only their bytes).
+  Tmem t0, t1;
+  for (unsigned lane = 0; lane < 128; ++lane)
+    for (unsigned col = 0; col < 512; ++col)
+      t0.at(lane, col) = bitsOf(float(int(lane % 7) - int(col % 5)));
+  const unsigned dCol = 0, sfaCol = 300, sfbCol = 320;
+  auto putSf = [&](unsigned col0, unsigned id, unsigned r, unsigned s,
+                   uint8_t code) {
+    for (unsigned q = 0; q < 4; ++q) {
+      uint32_t &cell = t0.at(32 * q + r % 32, col0 + r / 32);
+      unsigned byte = id + s;
+      cell = (cell & ~(0xffu << 8 * byte)) | uint32_t(code) << 8 * byte;
+    }
+  };
+  for (unsigned s = 0; s < tc.numSf; ++s) {
+    for (unsigned m = 0; m < M; ++m)
+      putSf(sfaCol, tc.sfaId, m, s, sfaCode(m, s));
+    for (unsigned n = 0; n < N; ++n)
+      putSf(sfbCol, tc.sfbId, n, s, sfbCode(n, s));
+  }
+  if (tc.breakCopy) // sub-partition 2's copy of row 5's first scale of A
+    t0.at(64 + 5, sfaCol) ^= 1u << (8 * tc.sfaId);
+  Tmem before = t0;
+  // Instruction descriptor, hand-packed per the ISA's block-scaled table.
+  unsigned fmt = fp4 ? 1 : 0; // mxf4*: E2M1 = 1; mxf8f6f4: E4M3 = 0
+  uint32_t idesc = tc.sfbId << 4 | fmt << 7 | fmt << 10 | (N >> 3) << 17 |
+                   uint32_t(tc.ue8m0) << 23 | (M >> 7) << 27 | tc.sfaId << 29;
+  Tcgen05InstrDesc d = decodeTcgen05InstrDesc(idesc, tc.kind);
+  if (d.m != M || d.n != N || d.sfaId != tc.sfaId || d.sfbId != tc.sfbId ||
+      d.scaleUE8M0 != tc.ue8m0 || encodeTcgen05InstrDesc(d, tc.kind) != idesc) {
+    *err = "instruction descriptor round trip";
+    return ~0u;
+  }
+  std::vector<std::string> parts = {"tcgen05", "mma", "cta_group::1",
+                                    "kind::" + tc.kindName, "block_scale"};
+  if (!tc.vecName.empty())
+    parts.push_back(tc.vecName);
+  std::string e;
+  Tcgen05MmaInstr in = decodeTcgen05Mma(parts, &e);
+  if (!e.empty()) {
+    *err = e;
+    return ~0u;
+  }
+  Tcgen05BlockScale sf;
+  sf.sfaAddr = sfaCol;
+  sf.sfbAddr = sfbCol;
+  Tmem *tm[2] = {&t0, &t1};
+  llvm::ArrayRef<uint8_t> views[2] = {smem, smem};
+  std::string r =
+      tcgen05MmaExecute(in, idesc, views, tm, dCol, false, ummaDesc(pa),
+                        ummaDesc(pb), tc.enableInputD, 0, &sf);
+  if (!r.empty()) {
+    *err = r;
+    return ~0u;
+  }
+  Tmem want = before;
+  for (unsigned m = 0; m < M; ++m)
+    for (unsigned n = 0; n < N; ++n) {
+      double ref = tc.enableInputD ? floatOf(before.at(m, dCol + n)) : 0.0;
+      for (unsigned k = 0; k < K; ++k) {
+        unsigned s = k / block;
+        bool ign = int(s) == tc.ignoreBlock;
+        double sa = ign ? 1.0 : sfValue(sfaCode(m, s));
+        double sb = ign ? 1.0 : sfValue(sfbCode(n, s));
+        ref += (elem(aCode(m, k)) * sa) * (elem(bCode(k, n)) * sb);
+      }
+      want.at(m, dCol + n) = bitsOf(float(ref));
+    }
+  unsigned bad = 0;
+  for (unsigned lane = 0; lane < 128; ++lane)
+    for (unsigned col = 0; col < 512; ++col)
+      if (t0.at(lane, col) != want.at(lane, col) && !bad++)
+        *err = "lane " + std::to_string(lane) + " column " +
+               std::to_string(col) + ": got " +
+               std::to_string(floatOf(t0.at(lane, col))) + " want " +
+               std::to_string(floatOf(want.at(lane, col)));
+  return bad;
+}
+
+} // namespace
+
+TEST(TensorCoreTcgen05BlockScaledMxf8f6f4) {
+  std::string err;
+  BsCase tc; // e4m3 x e4m3, UE8M0, scale_vec::1X (default and explicit)
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf8f6f4 1X: " << err;
+  tc.vecName = "scale_vec::1X";
+  tc.sfaId = 3, tc.sfbId = 1, tc.N = 256, tc.enableInputD = false;
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf8f6f4 ids 3/1: " << err;
+  tc.vecName = "block32", tc.sfaId = 2, tc.sfbId = 2, tc.N = 8;
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf8f6f4 block32 N8: " << err;
+  // Invalid for the kind: 2X, UE4M3 scale factors.
+  tc = BsCase();
+  tc.vecName = "scale_vec::2X";
+  CHECK(runBlockScaled(tc, &err) == ~0u) << "mxf8f6f4 2X accepted";
+  tc = BsCase();
+  tc.ue8m0 = false;
+  CHECK(runBlockScaled(tc, &err) == ~0u) << "mxf8f6f4 UE4M3 accepted";
+}
+
+TEST(TensorCoreTcgen05BlockScaledMxf4) {
+  std::string err;
+  BsCase tc;
+  tc.kind = Tcgen05Kind::MXF4, tc.kindName = "mxf4", tc.numSf = 2;
+  tc.vecName = "scale_vec::2X";
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf4 2X: " << err;
+  tc.sfaId = 2, tc.sfbId = 0, tc.N = 128, tc.vecName = "";
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf4 default, SFA_ID 2: " << err;
+  tc.sfaId = 1; // a half-word offset must be 0 or 2
+  CHECK(runBlockScaled(tc, &err) == ~0u) << "mxf4 SFA_ID 1 accepted";
+}
+
+TEST(TensorCoreTcgen05BlockScaledMxf4nvf4) {
+  std::string err;
+  BsCase tc;
+  tc.kind = Tcgen05Kind::MXF4NVF4, tc.kindName = "mxf4nvf4", tc.numSf = 4;
+  tc.vecName = "scale_vec::4X", tc.ue8m0 = false; // NVFP4: UE4M3, block 16
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf4nvf4 4X ue4m3: " << err;
+  tc.vecName = "block16", tc.ue8m0 = true, tc.N = 32;
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf4nvf4 block16 ue8m0: " << err;
+  tc.vecName = "scale_vec::2X", tc.numSf = 2, tc.sfbId = 2;
+  CHECK(runBlockScaled(tc, &err) == 0) << "mxf4nvf4 2X ue8m0: " << err;
+  tc.ue8m0 = false; // 2X needs UE8M0
+  CHECK(runBlockScaled(tc, &err) == ~0u) << "mxf4nvf4 2X ue4m3 accepted";
+  tc.vecName = "", tc.ue8m0 = true; // mxf4nvf4 needs a vector size
+  CHECK(runBlockScaled(tc, &err) == ~0u) << "mxf4nvf4 without scale_vec";
+}
+
+// Seeded defects: a reference that ignores one K block's scale factors
+// disagrees with the model (so the comparison sees the scales), and scale
+// factors not duplicated to every 32-lane sub-partition are reported.
+TEST(TensorCoreTcgen05BlockScaledSeededDefects) {
+  std::string err;
+  BsCase tc;
+  tc.ignoreBlock = 0;
+  CHECK(runBlockScaled(tc, &err) > 0) << "mxf8f6f4: missing scale unseen";
+  tc.kind = Tcgen05Kind::MXF4NVF4, tc.kindName = "mxf4nvf4", tc.numSf = 4;
+  tc.vecName = "scale_vec::4X", tc.ue8m0 = false;
+  for (int blk = 0; blk < 4; ++blk) {
+    tc.ignoreBlock = blk;
+    CHECK(runBlockScaled(tc, &err) > 0)
+        << "mxf4nvf4: missing scale of K block " << blk << " unseen";
+  }
+  tc = BsCase();
+  tc.breakCopy = true, tc.sfaId = 1;
+  CHECK(runBlockScaled(tc, &err) == ~0u &&
+        err.find("duplicated") != std::string::npos)
+      << "undetected scale copy mismatch: " << err;
+}
+
+TEST(TensorCoreTcgen05I8) {
+  // kind::i8, M 128 N 16 K 32, A signed, B unsigned, S32 D; no swizzle.
+  const unsigned M = 128, N = 16, K = 32;
+  std::vector<uint8_t> smem(65536, 0);
+  Placement pa{false, 0, 0, 128 * (M / 8), 128};
+  Placement pb{false, 0, 32768, 128 * (N / 8), 128};
+  auto put = [&](const Placement &p, unsigned r, unsigned k, uint8_t v) {
+    smem[p.base + (r / 8) * p.sbo + (r % 8) * 16 + (k / 16) * p.lbo + k % 16] =
+        v;
+  };
+  auto av = [](unsigned m, unsigned k) {
+    return int((m * 37 + k * 11) % 256) - 128;
+  };
+  auto bv = [](unsigned k, unsigned n) { return int((k * 13 + n * 29) % 256); };
+  for (unsigned k = 0; k < K; ++k) {
+    for (unsigned m = 0; m < M; ++m)
+      put(pa, m, k, uint8_t(int8_t(av(m, k))));
+    for (unsigned n = 0; n < N; ++n)
+      put(pb, n, k, uint8_t(bv(k, n)));
+  }
+  for (bool sat : {false, true}) {
+    Tmem t0, t1;
+    for (unsigned lane = 0; lane < 128; ++lane)
+      for (unsigned col = 0; col < 512; ++col)
+        t0.at(lane, col) = lane == 3 ? 0x7ffffff0u : lane * 1000 + col;
+    Tmem before = t0;
+    // S32 D (2 << 4), A S8 (1 << 7), B U8 (0 << 10), saturate bit 3.
+    uint32_t idesc = uint32_t(sat) << 3 | 2u << 4 | 1u << 7 | (N >> 3) << 17 |
+                     (M >> 4) << 24;
+    std::string e;
+    Tcgen05MmaInstr in =
+        decodeTcgen05Mma({"tcgen05", "mma", "cta_group::1", "kind::i8"}, &e);
+    Tmem *tm[2] = {&t0, &t1};
+    llvm::ArrayRef<uint8_t> views[2] = {smem, smem};
+    std::string r = tcgen05MmaExecute(in, idesc, views, tm, 0, false,
+                                      ummaDesc(pa), ummaDesc(pb), true);
+    CHECK(e.empty() && r.empty()) << e << r;
+    unsigned bad = 0, overflows = 0;
+    for (unsigned m = 0; m < M; ++m)
+      for (unsigned n = 0; n < N; ++n) {
+        int64_t ref = int32_t(before.at(m, n));
+        for (unsigned k = 0; k < K; ++k)
+          ref += int64_t(av(m, k)) * bv(k, n);
+        if (ref > INT32_MAX || ref < INT32_MIN)
+          ++overflows;
+        if (sat)
+          ref = std::min<int64_t>(std::max<int64_t>(ref, INT32_MIN), INT32_MAX);
+        if (t0.at(m, n) != uint32_t(uint64_t(ref)) && !bad++)
+          CHECK(false) << "i8 sat=" << sat << " row " << m << " col " << n
+                       << ": got " << int32_t(t0.at(m, n)) << " want "
+                       << int64_t(ref);
+      }
+    CHECK(bad == 0) << "i8 sat=" << sat << ": " << bad << " wrong";
+    CHECK(overflows > 0) << "lane 3 should overflow s32 (wrap / saturate)";
+  }
 }

@@ -64,6 +64,8 @@ enum class MmaType {
   E2M3,
   E3M2,
   E2M1,
+  S8, // kind::i8 operands (format 1)
+  U8, // kind::i8 operands (format 0)
 };
 
 /// The value of an element of `type` held in the low bits of `bits`.
@@ -71,6 +73,7 @@ double decodeMmaElement(MmaType type, uint64_t bits);
 /// Bits of the element width of `type` of a value (round to nearest even).
 uint64_t encodeMmaElement(MmaType type, double value);
 /// Width of the element's encoding in bits (16, 32, 8, 6 or 4).
+/// (S8/U8 decode to the integer value.)
 unsigned mmaTypeBits(MmaType type);
 
 /// Operand majorness: K-major (K contiguous, "no transpose") or MN-major.
@@ -257,7 +260,33 @@ LaneCol tcgen05DElement(unsigned ctaGroup, unsigned M, unsigned N, unsigned m,
 /// N, except N/2 for cta_group::2 with M = 128.
 unsigned tcgen05DColumns(unsigned ctaGroup, unsigned M, unsigned N);
 
-/// Executes one tcgen05.mma (kinds f16, tf32, f8f6f4; dense, not .ws):
+/// The scale-factor operands of tcgen05.mma.kind::mxf8f6f4 / ::mxf4 /
+/// ::mxf4nvf4 .block_scale: the tensor-memory addresses [scale-A-tmem] and
+/// [scale-B-tmem]. Bits 24-31 of each address are ignored (CUTLASS keeps the
+/// sub-word byte index of its tmem_ptr there and copies it into the
+/// instruction descriptor's SF ID fields; the TMEM address proper has the
+/// active mask 0x007F01FF).
+struct Tcgen05BlockScale {
+  uint32_t sfaAddr = 0, sfbAddr = 0;
+};
+
+/// The number of scale factors per row of A / column of B of one block-
+/// scaled instruction (PTX ISA 9.7.16.10.7.1, tables "Valid combinations of
+/// scale_vectorsize and shapes" / "... with types and MMA-Kind"):
+/// kind::mxf8f6f4 .scale_vec::1X (K 32, block 32, UE8M0); kind::mxf4
+/// .scale_vec::2X (K 64, block 32, UE8M0); kind::mxf4nvf4 .scale_vec::2X
+/// (UE8M0 only) or ::4X (K 64, block 16, UE8M0 or UE4M3). .block32 means
+/// 1X (mxf8f6f4) or 2X (mxf4*), .block16 means 4X; without a qualifier
+/// mxf8f6f4 uses 1X and mxf4 2X (mxf4nvf4 needs one). Returns 0 and sets
+/// `error` for an invalid combination, a SF ID that is not aligned to the
+/// vector (2X: 0 or 2; 4X: 0), or K = 96 (its scale layouts are not
+/// modelled).
+unsigned tcgen05ScaleFactorsPerRow(const Tcgen05MmaInstr &instr,
+                                   const Tcgen05InstrDesc &d,
+                                   std::string *error);
+
+/// Executes one tcgen05.mma (kinds f16, tf32, f8f6f4, i8 and the
+/// block-scaled mxf8f6f4, mxf4, mxf4nvf4; dense, not .ws):
 /// D[MxN] = (negA*A) * (negB*B) + (enableInputD ? D * 2^-scaleInputD : 0).
 /// smem[0]/tmem[0] are the issuing CTA (the even CTA of the pair for
 /// cta_group::2), smem[1]/tmem[1] its peer (unused for cta_group::1).
@@ -280,11 +309,52 @@ unsigned tcgen05DColumns(unsigned ctaGroup, unsigned M, unsigned N);
 /// cta_group::2 M = 128 that means A stored duplicated (rows 0-63 in lanes
 /// 0-63 and again in 64-127, CUTLASS TmemAllocMode::Duplicated): the left
 /// half of N reads row m from lane m, the right half from lane m + 64.
+///
+/// kind::i8 (PTX ISA "Instruction descriptor": A/B format 0 unsigned, 1
+/// signed 8-bit; D format 2 = S32; K = 32): the exact integer sum
+/// D + sum_k a*b, wrapped modulo 2^32, or clamped to the s32 range when the
+/// descriptor's saturate bit (3) is set. D must be S32 and negation is not
+/// valid.
+///
+/// Block scaling (kinds mxf8f6f4, mxf4, mxf4nvf4 with .block_scale; PTX ISA
+/// 9.7.16.10.7 "Block Scaling": D = (A * scale_A) * (B * scale_B) + D):
+/// `scale` gives the TMEM addresses of scale_A (M x SF) and scale_B (SF x
+/// N), SF = tcgen05ScaleFactorsPerRow; element k of row m of A is
+/// multiplied by scale_A[m][k / (K/SF)] and element k of column n of B by
+/// scale_B[k / (K/SF)][n]. D is f32 (the descriptor has no D format). The
+/// products a*sa*b*sb are exact in double, summed in double with D and
+/// rounded once to f32, as for the other kinds (the header's error bound
+/// applies with S built from the scaled products). Elements: mxf8f6f4 takes
+/// the f8f6f4 formats in the same padded shared-memory form as
+/// kind::f8f6f4 (fp6/fp4 one per byte, 16 per 16-byte chunk); mxf4 and
+/// mxf4nvf4 take E2M1 (format 1) packed two per byte (even k in the low
+/// nibble), K-major only. Scale factors: UE8M0 (descriptor bit 23 = 1) is
+/// 2^(c-127), 0xFF NaN; UE4M3 (bit 23 = 0) is an E4M3 code without sign
+/// (bit 7 ignored), 0x7F NaN.
+/// Scale-factor placement in each CTA's TMEM (CUTLASS
+/// cute/atom/mma_traits_sm100_frag.hpp tmem_sf_frg: atom
+/// (((32,MN/32),4),(VS,NSF)) : (((1,512),32),(0,128)) composed with
+/// (128 lanes, byte offset) and tmem_ptr byte addressing; PTX ISA: "Scale
+/// factors for A and B matrices need to be duplicated to all 32 lane
+/// partitions of tensor memory", the SF ID "selects the sub-columns"):
+/// scale factor s of row r (a CTA-local row m of A, or column n of B) is
+/// byte (SF_ID + s) of the 32-bit cell at column base + r/32 and lanes
+/// base + 32*q + r%32 for every sub-partition q = 0..3 — 1X: one byte
+/// chosen by SF_ID 0-3; 2X: the half word at byte SF_ID = 0 or 2; 4X: the
+/// whole word. For cta_group::2 with M = 128 (the "2x2" D layout) scale_B
+/// follows D: column n of the left half of N (n < N/2) is at column
+/// base + n/32, lanes base + 32*q + n%32 for q = 0, 1; column n of the right
+/// half at base + (n-N/2)/32, lanes for q = 2, 3. Every CTA of a pair holds
+/// scale_A for its own rows and scale_B for all N columns. The copies must
+/// agree in all of their sub-partitions (an error otherwise: the ISA
+/// requires the duplication and the model does not guess which copy a
+/// data path reads).
 std::string tcgen05MmaExecute(const Tcgen05MmaInstr &instr, uint32_t idesc,
                               const llvm::ArrayRef<uint8_t> smem[2],
                               Tmem *tmem[2], uint32_t dAddr, bool aFromTmem,
                               uint64_t aDescOrTaddr, uint64_t bDesc,
-                              bool enableInputD, unsigned scaleInputD = 0);
+                              bool enableInputD, unsigned scaleInputD = 0,
+                              const Tcgen05BlockScale *scale = nullptr);
 
 //===----------------------------------------------------------------------===//
 // tcgen05.ld / tcgen05.st / tcgen05.cp
