@@ -12,7 +12,7 @@ using namespace llvm;
 using namespace pmlir::sim;
 using namespace pmlir::sim::detail;
 
-bool Machine::resolveCollectives() {
+bool Machine::resolveCollectives(bool final) {
   bool progress = false;
   unsigned perCta = threadsPerCta();
   unsigned warps = (perCta + 31) / 32;
@@ -20,15 +20,19 @@ bool Machine::resolveCollectives() {
     for (unsigned w = 0; w < warps; ++w) {
       size_t base = size_t(c) * perCta + w * 32;
       unsigned lanes = std::min(32u, perCta - w * 32);
-      // Group the waiting lanes by pc.
+      // Group the waiting lanes by pc. Lanes of the warp that run, or
+      // wait for a barrier another thread or a completion may still
+      // complete, can come: diverged lanes reconverge at the collective
+      // (the hardware runs a kernel whose elected lane waits and arrives
+      // in a branch before a .sync.aligned instruction of the whole warp).
       std::map<size_t, uint32_t> atPc;
-      bool anyRunnable = false;
+      bool anyAlive = false;
       for (unsigned l = 0; l < lanes; ++l) {
         Thread &t = threads[base + l];
         if (t.status == Status::AtCollective)
           atPc[t.pc] |= 1u << l;
-        else if (t.status == Status::Runnable)
-          anyRunnable = true;
+        else if (t.status == Status::Runnable || t.status == Status::Blocked)
+          anyAlive = true;
       }
       for (auto &[pc, atThisPc] : atPc) {
         // Lanes at the same instruction that name different member masks
@@ -87,14 +91,14 @@ bool Machine::resolveCollectives() {
             }
           }
           if ((needed & here) != needed) {
-            // A lane of the mask that exited, or waits at another
-            // collective while nothing can run, never comes.
-            bool stuck = !anyRunnable;
-            for (unsigned l = 0; l < lanes; ++l)
-              if ((needed >> l & 1) && !(here >> l & 1) &&
-                  threads[base + l].status == Status::Exited)
-                stuck = true;
-            if (stuck && !anyRunnable) {
+            // Reported once the missing lanes can never come: every live
+            // lane of the warp waits at a collective none of which can
+            // complete (nothing of the warp can move again), or, at the
+            // end (`final`: every live thread of the launch is blocked),
+            // wherever they are (exited, or waiting for a barrier nothing
+            // completes). A lane that runs elsewhere or waits for a
+            // barrier may still come: no finding yet.
+            if (final || !anyAlive) {
               // Where the missing lanes are instead.
               std::string elsewhere;
               for (unsigned l = 0; l < lanes; ++l) {
@@ -117,6 +121,12 @@ bool Machine::resolveCollectives() {
             }
             continue;
           }
+          if (final)
+            continue;
+          // tcgen05.alloc / dealloc with .cta_group::2 wait for the peer
+          // CTA's warp, an alloc for free columns.
+          if (op == Op::Tcgen05 && !tcgen05Manage(c, w, needed, in))
+            continue;
           // Execute for the lanes of `needed`.
           uint32_t members = needed;
           if (op == Op::Elect) {
@@ -249,7 +259,7 @@ bool Machine::resolveCollectives() {
           progress = true;
           // The lanes just released run again: a group that waits for
           // them is not stuck.
-          anyRunnable = true;
+          anyAlive = true;
         }
       }
     }

@@ -16,7 +16,141 @@ using namespace pmlir::sim::detail;
 // Instructions
 //===----------------------------------------------------------------------===//
 
+/// The registers an operand names (a register, a memory operand's base
+/// register, a vector's or a tensor coordinate list's registers).
+static void regsOf(const Operand &o, SmallVectorImpl<unsigned> &out) {
+  if (o.kind == Operand::Kind::Reg)
+    out.push_back(o.reg);
+  else if (o.kind == Operand::Kind::Mem && o.memReg)
+    out.push_back(o.reg);
+  for (const Operand &e : o.elems)
+    regsOf(e, out);
+}
+
+/// Register-to-register instructions: an undefined source makes the result
+/// undefined, and nothing else observes it.
+static bool propagatesValue(Op op) {
+  switch (op) {
+  case Op::Mov:
+  case Op::Cvta:
+  case Op::Add:
+  case Op::Sub:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Shl:
+  case Op::Shr:
+  case Op::Min:
+  case Op::Max:
+  case Op::Div:
+  case Op::Rem:
+  case Op::Mul:
+  case Op::Mad:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Popc:
+  case Op::Clz:
+  case Op::Brev:
+  case Op::Bfe:
+  case Op::Bfi:
+  case Op::Prmt:
+  case Op::Selp:
+  case Op::Setp:
+  case Op::Cvt:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool Machine::execute(Thread &t) {
+  if (t.pc >= kernel.code.size() ||
+      (t.poison.empty() && kernel.code[t.pc].op != Op::Clusterlaunchcontrol))
+    return executeInstr(t);
+  // Undefined values (clusterlaunchcontrol): a register-to-register
+  // instruction passes them on to its result; any other use (a guard or
+  // branch condition, an address, a stored value, a barrier or copy
+  // operand) is a finding at that instruction.
+  const Instr &in = kernel.code[t.pc];
+  auto poisonOf = [&](unsigned r) -> unsigned {
+    auto it = t.poison.find(r);
+    return it == t.poison.end() ? 0 : it->second;
+  };
+  auto report = [&](unsigned line, StringRef how) {
+    finding("clc-undefined",
+            formatv("'{0}' at {1} in {2} uses {3} the first CTA id that "
+                    "clusterlaunchcontrol.query_cancel.get_first_ctaid "
+                    "decoded at PTX line {4} from a response that says not "
+                    "canceled: the coordinates of a failed request are "
+                    "undefined (test query_cancel.is_canceled first)",
+                    in.opcode, where(in), describeCta(t.cta), how, line));
+  };
+  bool skipped = false;
+  if (in.guard >= 0) {
+    if (unsigned line = poisonOf(unsigned(in.guard)))
+      report(line, "as its guard a predicate computed from");
+    skipped = bool(t.regs[in.guard] & 1) == in.guardNegated;
+  }
+  if (skipped)
+    return executeInstr(t);
+  // The destinations: the first operand of the instructions that write
+  // it (not of a store, a reduction, a copy, a barrier without state).
+  bool writesFirst =
+      in.numOps > 0 &&
+      (in.ops[0].kind == Operand::Kind::Reg ||
+       in.ops[0].kind == Operand::Kind::Vec) &&
+      (propagatesValue(in.op) || in.op == Op::Ld || in.op == Op::Ldu ||
+       in.op == Op::Atom || in.op == Op::Mbarrier || in.op == Op::Mapa ||
+       in.op == Op::Clusterlaunchcontrol || in.op == Op::Elect ||
+       in.op == Op::Shfl || in.op == Op::Vote || in.op == Op::Activemask ||
+       in.op == Op::Match || in.op == Op::Redux || in.op == Op::Ldmatrix ||
+       in.op == Op::Movmatrix || in.op == Op::Wgmma ||
+       (in.op == Op::Tcgen05 && in.parts[1] == "ld") || in.fp);
+  SmallVector<unsigned, 8> dests, srcs;
+  for (unsigned i = 0; i < in.numOps; ++i)
+    regsOf(in.ops[i], i == 0 && writesFirst ? dests : srcs);
+  unsigned srcLine = 0;
+  if (in.op == Op::Selp && in.numOps == 4) {
+    // selp d, a, b, c: the operand it selects, and the condition.
+    SmallVector<unsigned, 2> picked, cond;
+    regsOf(in.ops[(value(t, in.ops[3]) & 1) ? 1 : 2], picked);
+    regsOf(in.ops[3], cond);
+    for (unsigned r : picked)
+      srcLine = std::max(srcLine, poisonOf(r));
+    for (unsigned r : cond)
+      srcLine = std::max(srcLine, poisonOf(r));
+  } else {
+    for (unsigned r : srcs)
+      srcLine = std::max(srcLine, poisonOf(r));
+  }
+  bool propagates = propagatesValue(in.op) || (in.fp && !in.fpError.size());
+  if (srcLine && !propagates)
+    report(srcLine, "a value derived from");
+  // What the response says, before the instruction overwrites it.
+  bool isQuery = in.op == Op::Clusterlaunchcontrol && in.numOps >= 2 &&
+                 in.parts[1] == "query_cancel";
+  bool failed = isQuery && !(value(t, in.ops[1]) & 1);
+  bool result = executeInstr(t);
+  for (unsigned r : dests) {
+    if (propagates && srcLine)
+      t.poison[r] = srcLine;
+    else
+      t.poison.erase(r);
+  }
+  if (failed) {
+    if (in.has("is_canceled")) {
+      if (!clcFailedOf(t.cta))
+        clcFailedOf(t.cta) = in.ptxLine;
+    } else {
+      for (unsigned r : dests)
+        t.poison[r] = in.ptxLine;
+    }
+  }
+  return result;
+}
+
+bool Machine::executeInstr(Thread &t) {
   if (t.pc >= kernel.code.size()) {
     t.status = Status::Exited;
     return false;
@@ -428,6 +562,9 @@ bool Machine::execute(Thread &t) {
                         barrierName(p.offset), describeCta(p.cta), where(in),
                         b.phases));
       b = Barrier();
+      for (Thread &o : threads)
+        if (o.observeBarrier == barrierKey(p.cta, p.offset))
+          o.observeBarrier = ~0ull;
       b.initialized = true;
       b.expected = uint32_t(value(t, in.ops[1]));
       b.pending = b.expected;
@@ -492,6 +629,9 @@ bool Machine::execute(Thread &t) {
                 .str();
         return false;
       }
+      // The thread polls the barrier again: it observes its phase.
+      if (t.observeBarrier == barrierKey(p.cta, p.offset))
+        t.observeBarrier = ~0ull;
       bool parity = in.has("parity");
       bool done;
       if (parity)
@@ -545,6 +685,12 @@ bool Machine::execute(Thread &t) {
       t.status = Status::Blocked;
       t.waitBarrier = barrierKey(p.cta, p.offset);
       t.waitParity = value(t, in.ops[2]) & 1;
+      if (parity) {
+        // It waits for the phase in progress (of its parity) to complete.
+        t.observeBarrier = t.waitBarrier;
+        t.observePhase = b.phases;
+        t.observeLine = in.ptxLine;
+      }
       t.waitWhat =
           formatv("mbarrier {0} of {1}: waits for the phase of parity {2} "
                   "(completed phases {3}, {4} of {5} arrivals pending, {6} "
@@ -587,6 +733,19 @@ bool Machine::execute(Thread &t) {
     // opaque): bit 0 canceled, bits 8-31 the first CTA's x, 32-47 y, 48-63
     // z; query_cancel decodes it.
     if (in.parts[1] == "try_cancel") {
+      // PTX ISA, clusterlaunchcontrol.try_cancel: "If the executing CTA
+      // has already observed the completion of a
+      // clusterlaunchcontrol.try_cancel instruction as failed, then the
+      // behavior of issuing a subsequent clusterlaunchcontrol.try_cancel
+      // instruction is undefined." Observed: a thread of the CTA read the
+      // response with query_cancel.is_canceled (false).
+      if (unsigned line = clcFailedOf(t.cta))
+        finding("clc-after-failure",
+                formatv("{0} at {1} by thread {2} of {3}, which already "
+                        "observed a failed request (query_cancel.is_canceled "
+                        "false at PTX line {4}): a try_cancel after a failed "
+                        "one is undefined",
+                        in.opcode, where(in), t.tid, describeCta(t.cta), line));
       uint64_t answer = 0;
       for (size_t i = 0; i < clusters.size(); ++i)
         if (clusterState[i] == ClusterState::Pending) {

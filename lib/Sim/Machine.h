@@ -63,6 +63,7 @@ struct Barrier {
   uint64_t initCtaEpoch = 0, initClusterEpoch = 0;
   uint64_t fenceClusterEpoch = ~0ull;
   bool visibilityReported = false;
+  bool overrunReported = false;
 };
 
 /// A barrier event of the trace that leads to a finding.
@@ -93,6 +94,16 @@ struct Thread {
   bool waitCluster = false;
   uint64_t lastPoll = ~0ull;
   uint64_t waitParity = 0;
+  /// Registers whose value is undefined: derived from the coordinates
+  /// clusterlaunchcontrol.query_cancel.get_first_ctaid decoded from a
+  /// response that says not canceled (register -> that PTX line).
+  std::map<unsigned, unsigned> poison;
+  /// A parity wait that blocked: the barrier (key) and the phase it waits
+  /// to see complete, until the thread polls the barrier again (~0: none).
+  /// The phase after it completing first is a phase-overrun.
+  uint64_t observeBarrier = ~0ull;
+  uint64_t observePhase = 0;
+  unsigned observeLine = 0;
 };
 
 struct Event {
@@ -258,10 +269,12 @@ private:
     return barriers[barrierKey(cta, offset)];
   }
   void arrive(unsigned cta, uint64_t offset, int64_t count, Thread *from,
-              const Instr *in);
+              const Instr *in, const std::string &what = "");
   void completeTx(unsigned cta, uint64_t offset, int64_t bytes,
                   const std::string &what);
-  void maybeComplete(unsigned cta, uint64_t offset);
+  /// Completes the phase if its arrivals and bytes are in; `by` names the
+  /// arrival or completion that did it (the phase-overrun finding).
+  void maybeComplete(unsigned cta, uint64_t offset, const std::string &by);
   void wakeBarrier(uint64_t key);
 
   // Execution.
@@ -270,9 +283,23 @@ private:
   /// Executes one instruction; false when the thread stopped (blocked,
   /// waits at a collective, exited).
   bool execute(Thread &t);
+  /// execute() without the tracking of undefined values (`poison`).
+  bool executeInstr(Thread &t);
+  /// Per CTA, the PTX line of a query_cancel.is_canceled that read a
+  /// response saying not canceled (0: none yet).
+  std::vector<unsigned> clcFailedAt;
+  unsigned &clcFailedOf(unsigned cta) {
+    if (clcFailedAt.size() != ctaCount())
+      clcFailedAt.resize(ctaCount(), 0);
+    return clcFailedAt[cta];
+  }
   /// cp.* instructions: TMA and bulk copies, cp.async (Engine.cpp).
   bool copy(Thread &t, const Instr &in);
-  bool resolveCollectives();
+  /// Runs the warp collectives whose lanes are all there. A collective
+  /// whose missing lanes can never come is a divergent-collective; with
+  /// `final` (every live thread is blocked: the deadlock) every collective
+  /// still short of lanes is reported, and none runs.
+  bool resolveCollectives(bool final = false);
   bool fireEvents(bool all);
   /// An asynchronous completion lands: its data, then its bytes or
   /// arrival.
@@ -416,19 +443,42 @@ private:
                     describeCta(cta)));
   }
 
+  /// Each CTA's allocated tensor-memory columns, one bit per 32 columns
+  /// (tcgen05.alloc allocates a power of 2 of 32 to 512 columns).
+  std::vector<uint16_t> tmemCols;
+  uint16_t &tmemColsOf(unsigned cta) {
+    if (tmemCols.size() != ctaCount())
+      tmemCols.resize(ctaCount(), 0);
+    return tmemCols[cta];
+  }
+  /// A tcgen05 access by `t` at `in` of columns [col, col + ncols) of
+  /// `cta`'s tensor memory: a `tmem-unallocated` finding for columns no
+  /// tcgen05.alloc of the CTA holds (a CTA that freed its TMEM is
+  /// tmem-after-dealloc's).
+  void checkTmemColumns(const Thread &t, unsigned cta, const Instr &in,
+                        unsigned col, unsigned ncols);
+  /// tcgen05.alloc / dealloc / relinquish_alloc_permit of warp `w` of CTA
+  /// `c` (every lane there): false while the warp has to wait — with
+  /// .cta_group::2 for a warp of the peer CTA to execute the same
+  /// operation (PTX ISA, tcgen05 "Issue Granularity": "Issue from two
+  /// warps, one in each of the current CTA and its Peer CTA, in order to
+  /// collectively perform the operation, i.e., the first warp to perform
+  /// the operation could block until the second warp in the Peer CTA also
+  /// performs the operation"), for an alloc until its columns are free.
+  /// With the peer there, both warps execute it (TensorExec.cpp).
+  bool tcgen05Manage(unsigned c, unsigned w, uint32_t members, const Instr &in);
+  /// What a warp held at tcgen05.alloc / dealloc waits for ("" if none):
+  /// the deadlock report's line.
+  std::string tcgen05Waits(const Thread &t) const;
+
   /// The effect, for one lane, of a tcgen05 .sync.aligned instruction
-  /// the whole warp reached (resolveCollectives).
+  /// the whole warp reached (resolveCollectives; alloc and dealloc are
+  /// tcgen05Manage's).
   void tcgen05Collective(Thread &t, const Instr &in) {
     StringRef kind = in.parts[1];
-    if (kind == "alloc") {
-      // Writes the TMEM address to [dst].
-      store(t, address(t, in.ops[0]), "shared", 4, 0);
-      tmem[t.cta] = TmemState::Allocated;
-    } else if (kind == "dealloc") {
-      tmem[t.cta] = TmemState::Freed;
-    } else if (kind == "ld" || kind == "st") {
+    if (kind == "ld" || kind == "st")
       checkTmemLive(t, t.cta, in); // the data: tensorCollective
-    } // wait::ld / wait::st, relinquish_alloc_permit: no state
+    // wait::ld / wait::st, relinquish_alloc_permit: no state
   }
   /// Set by any access of global memory (the reduction's footprint of a
   /// step; reset before each step of the exhaustive search).

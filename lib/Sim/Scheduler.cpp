@@ -25,18 +25,41 @@ void Machine::wakeBarrier(uint64_t key) {
     }
 }
 
-void Machine::maybeComplete(unsigned cta, uint64_t offset) {
+void Machine::maybeComplete(unsigned cta, uint64_t offset,
+                            const std::string &by) {
   Barrier &b = barrierAt(cta, offset);
   if (b.pending <= 0 && b.tx == 0) {
     ++b.phases;
     b.pending += b.expected;
     record({0, ~size_t(0), TraceEntry::Phase, cta, offset, 0, b.phases, 0});
-    wakeBarrier(barrierKey(cta, offset));
+    // A thread whose parity wait blocked for phase k, woken when k
+    // completed, has not polled the barrier again, and phase k + 1
+    // completes: the barrier's parity is that of k again, so the thread's
+    // wait sees its phase incomplete (the parity aliases). Nothing ordered
+    // the second completion after the waiter's observation of the first:
+    // an over-arrival, or a producer that runs a lap ahead.
+    uint64_t key = barrierKey(cta, offset);
+    if (!b.overrunReported && b.phases >= 2)
+      for (const Thread &t : threads)
+        if (t.observeBarrier == key && t.observePhase + 2 == b.phases) {
+          b.overrunReported = true;
+          finding("phase-overrun",
+                  formatv("mbarrier {0} of {1} completes phase {2} ({3}) "
+                          "before thread {4} of {5}, which waited for "
+                          "phase {6} (parity {7}) at PTX line {8}, observed "
+                          "that phase: its wait for parity {7} now sees an "
+                          "incomplete phase (the phases alias)",
+                          barrierName(offset), describeCta(cta), b.phases - 1,
+                          by, t.tid, describeCta(t.cta), t.observePhase,
+                          t.observePhase & 1, t.observeLine));
+          break;
+        }
+    wakeBarrier(key);
   }
 }
 
 void Machine::arrive(unsigned cta, uint64_t offset, int64_t count, Thread *from,
-                     const Instr *in) {
+                     const Instr *in, const std::string &what) {
   Barrier &b = barrierAt(cta, offset);
   if (ctaExited(cta))
     finding("exited-cta-target",
@@ -55,7 +78,13 @@ void Machine::arrive(unsigned cta, uint64_t offset, int64_t count, Thread *from,
   record(
       {0, from ? size_t(from->cta) * threadsPerCta() + from->tid : ~size_t(0),
        TraceEntry::Arrive, cta, offset, count, b.phases, in ? in->ptxLine : 0});
-  maybeComplete(cta, offset);
+  maybeComplete(cta, offset,
+                from && in
+                    ? formatv("the arrival of thread {0} of {1} at {2}",
+                              from->tid, describeCta(from->cta), where(*in))
+                          .str()
+                : !what.empty() ? what
+                                : std::string("an arrival"));
 }
 
 void Machine::completeTx(unsigned cta, uint64_t offset, int64_t bytes,
@@ -75,7 +104,7 @@ void Machine::completeTx(unsigned cta, uint64_t offset, int64_t bytes,
   }
   b.tx -= bytes;
   record({0, ~size_t(0), TraceEntry::Bytes, cta, offset, bytes, b.phases, 0});
-  maybeComplete(cta, offset);
+  maybeComplete(cta, offset, what);
 }
 
 bool Machine::fireEvents(bool all) {
@@ -270,6 +299,8 @@ void Machine::reportDeadlock() {
                            ? "'" + kernel.code[t.pc].opcode + "' at " +
                                  where(kernel.code[t.pc])
                            : t.waitWhat;
+    if (std::string held = tcgen05Waits(t); !held.empty())
+      what = held;
     // A barrier wait: the barrier's state now, not when the thread blocked.
     auto b = barriers.find(t.waitBarrier);
     if (t.status == Status::Blocked && b != barriers.end() &&
@@ -394,6 +425,7 @@ SimResult Machine::run() {
       break;
     }
     reportHangRecord();
+    resolveCollectives(/*final=*/true);
     reportDeadlock();
     reportUnbalancedBytes();
     break;
@@ -436,5 +468,5 @@ void Machine::land(const Event &e) {
             formatv("{0} arrives on mbarrier {1} of {2}, which has "
                     "exited",
                     e.what, barrierName(e.offset), describeCta(e.cta)));
-  arrive(e.cta, e.offset, e.amount, nullptr, nullptr);
+  arrive(e.cta, e.offset, e.amount, nullptr, nullptr, e.what);
 }

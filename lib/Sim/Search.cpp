@@ -67,7 +67,13 @@ uint64_t Machine::hashState() const {
     mix(t.waitBarrier);
     for (uint64_t r : t.regs)
       mix(r);
+    mix(t.observeBarrier);
+    mix(t.observeBarrier == ~0ull ? 0 : t.observePhase & 1);
+    for (auto [r, line] : t.poison)
+      mix(uint64_t(r) << 32 | line);
   }
+  for (unsigned line : clcFailedAt)
+    mix(line != 0);
   for (auto &[key, b] : barriers) {
     mix(key);
     mix(b.initialized);
@@ -87,6 +93,8 @@ uint64_t Machine::hashState() const {
     mix(n);
   for (TmemState state : tmem)
     mix(uint64_t(state));
+  for (uint16_t cols : tmemCols)
+    mix(cols);
   for (ClusterState state : clusterState)
     mix(uint64_t(state));
   for (const std::vector<uint8_t> &mem : shared)
@@ -143,6 +151,7 @@ bool Machine::search(Search &s, unsigned depth) {
       reportTmemLeaks();
       return result.findings.empty() ? false : fail();
     }
+    resolveCollectives(/*final=*/true);
     reportDeadlock();
     return fail();
   }
