@@ -202,6 +202,42 @@ bool Machine::resolveCollectives(bool final) {
                                  : (ballot == 0 || ballot == members);
                 setReg(t, in.ops[0], r);
               }
+          } else if (op == Op::Redux) {
+            // redux.sync.OP.TYPE d, a, membermask: the reduction over the
+            // members, to every member. .u32/.s32 add (wrapping), min,
+            // max; .b32 and, or, xor.
+            StringRef kind = in.parts[2];
+            bool sgn = in.isSigned;
+            uint64_t acc = 0;
+            bool first = true;
+            for (unsigned l = 0; l < lanes; ++l) {
+              if (!(members >> l & 1))
+                continue;
+              uint64_t x = truncBits(value(threads[base + l], in.ops[1]), 32);
+              if (first) {
+                acc = x;
+                first = false;
+              } else if (kind == "add") {
+                acc = truncBits(acc + x, 32);
+              } else if (kind == "min" || kind == "max") {
+                bool less = sgn ? sext(x, 32) < sext(acc, 32) : x < acc;
+                if ((kind == "min") == less)
+                  acc = x;
+              } else if (kind == "and") {
+                acc &= x;
+              } else if (kind == "or") {
+                acc |= x;
+              } else if (kind == "xor") {
+                acc ^= x;
+              }
+            }
+            if (kind != "add" && kind != "min" && kind != "max" &&
+                kind != "and" && kind != "or" && kind != "xor")
+              finding("unsupported", "'" + in.opcode + "' at " + where(in) +
+                                         " (its result reads as 0)");
+            for (unsigned l = 0; l < lanes; ++l)
+              if (members >> l & 1)
+                setReg(threads[base + l], in.ops[0], acc);
           } else if (op == Op::Match) {
             // match.any.sync.bN d, a, membermask: the members whose a equals
             // this lane's; match.all.sync.bN d[|p], a, membermask: the

@@ -458,10 +458,13 @@ bool Machine::executeInstr(Thread &t) {
       return next();
     }
   }
-  // Floating-point math FloatOps does not execute (none known): opaque.
+  // Floating-point math FloatOps does not decode: reported, never read
+  // silently as zero.
   if (op == Op::Fma || op == Op::Ex2 || op == Op::Rcp || op == Op::Sqrt ||
       op == Op::Lg2 || op == Op::Sin || op == Op::Cos || op == Op::Tanh ||
       op == Op::Testp || op == Op::Copysign) {
+    finding("unsupported",
+            "'" + in.opcode + "' at " + where(in) + " (its result reads as 0)");
     if (in.numOps != 0) {
       if (in.ops[0].kind == Operand::Kind::Vec)
         for (const Operand &e : in.ops[0].elems)
