@@ -65,6 +65,8 @@ static bool propagatesValue(Op op) {
 }
 
 bool Machine::execute(Thread &t) {
+  if (!t.wgmmaPending.empty() && t.pc < kernel.code.size())
+    checkWgmmaInFlight(t, kernel.code[t.pc]);
   if (t.pc >= kernel.code.size() ||
       (t.poison.empty() && kernel.code[t.pc].op != Op::Clusterlaunchcontrol))
     return executeInstr(t);

@@ -98,6 +98,13 @@ struct Thread {
   /// clusterlaunchcontrol.query_cancel.get_first_ctaid decoded from a
   /// response that says not canceled (register -> that PTX line).
   std::map<unsigned, unsigned> poison;
+  /// wgmma.mma_async registers in flight (accumulators, and A's
+  /// registers) -> the group they belong to: the open group (wgmmaOpen)
+  /// until commit_group, then a committed one until a wait_group retires
+  /// it. An instruction other than wgmma that touches one is a finding.
+  std::map<unsigned, uint64_t> wgmmaPending;
+  uint64_t wgmmaOpen = 0;
+  std::deque<uint64_t> wgmmaCommitted;
   /// A parity wait that blocked: the barrier (key) and the phase it waits
   /// to see complete, until the thread polls the barrier again (~0: none).
   /// The phase after it completing first is a phase-overrun.
@@ -424,6 +431,10 @@ private:
   /// of CTA `c`; false when `in` is none of them (TensorExec.cpp).
   bool tensorCollective(unsigned c, unsigned w, uint32_t members,
                         const Instr &in);
+  /// Reports an instruction that reads or writes a register of a
+  /// wgmma.mma_async not yet retired by wgmma.wait_group.
+  void checkWgmmaInFlight(Thread &t, const Instr &in);
+  std::set<size_t> wgmmaReported;
   /// tcgen05.mma and tcgen05.cp, issued by one thread.
   void tcgen05Issue(Thread &t, const Instr &in);
   /// Each CTA's tensor memory: never allocated, allocated, freed.

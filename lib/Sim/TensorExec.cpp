@@ -40,8 +40,34 @@ bool Machine::tensorCollective(unsigned c, unsigned w, uint32_t members,
                           describeCta(c) + " at " + where(in) + ": " + why);
   };
   if (in.op == Op::Wgmma) {
+    if (in.parts[1] == "commit_group") {
+      for (unsigned l = 0; l < lanes; ++l)
+        if (members >> l & 1) {
+          Thread &th = lane(l);
+          th.wgmmaCommitted.push_back(th.wgmmaOpen++);
+        }
+      return true;
+    }
+    if (in.parts[1] == "wait_group") {
+      // wait_group N: every committed group but the N most recent is
+      // complete; their registers may be read again.
+      uint64_t n =
+          in.numOps ? value(lane(llvm::countr_zero(members)), in.ops[0]) : 0;
+      for (unsigned l = 0; l < lanes; ++l) {
+        if (!(members >> l & 1))
+          continue;
+        Thread &th = lane(l);
+        while (th.wgmmaCommitted.size() > n) {
+          uint64_t g = th.wgmmaCommitted.front();
+          th.wgmmaCommitted.pop_front();
+          for (auto it = th.wgmmaPending.begin(); it != th.wgmmaPending.end();)
+            it = it->second == g ? th.wgmmaPending.erase(it) : std::next(it);
+        }
+      }
+      return true;
+    }
     if (in.parts[1] != "mma_async")
-      return true; // fence, commit_group, wait_group: executed at issue
+      return true; // fence: an ordering point
     std::string err;
     WgmmaInstr wi = decodeWgmma(in.parts, &err);
     if (!err.empty()) {
@@ -84,9 +110,18 @@ bool Machine::tensorCollective(unsigned c, unsigned w, uint32_t members,
       return true;
     }
     for (unsigned l = 0; l < lanes; ++l)
-      if (members >> l & 1)
-        for (unsigned i = 0; i < nregs; ++i)
-          setReg(lane(l), d.elems[i], accum[l][i]);
+      if (members >> l & 1) {
+        Thread &th = lane(l);
+        for (unsigned i = 0; i < nregs; ++i) {
+          setReg(th, d.elems[i], accum[l][i]);
+          if (d.elems[i].kind == Operand::Kind::Reg)
+            th.wgmmaPending[d.elems[i].reg] = th.wgmmaOpen;
+        }
+        if (aRegs)
+          for (const Operand &e : a.elems)
+            if (e.kind == Operand::Kind::Reg)
+              th.wgmmaPending[e.reg] = th.wgmmaOpen;
+      }
     return true;
   }
   if (in.op == Op::Tcgen05 && (in.parts[1] == "ld" || in.parts[1] == "st")) {
@@ -513,4 +548,37 @@ std::string Machine::tcgen05Waits(const Thread &t) const {
                    t.cta < tmemCols.size() ? tmemCols[t.cta] : 0)
         .str();
   return "";
+}
+
+void Machine::checkWgmmaInFlight(Thread &t, const Instr &in) {
+  if (in.op == Op::Wgmma)
+    return; // the next MMA may accumulate into the same registers
+  auto check = [&](unsigned reg) {
+    if (!t.wgmmaPending.count(reg))
+      return false;
+    // Once per instruction (the first thread that does it).
+    if (!wgmmaReported.insert(t.pc).second)
+      return true;
+    finding("wgmma-in-flight",
+            formatv("'{0}' at {1} in thread {2} of {3} uses {4}, a register "
+                    "of a wgmma.mma_async that no wgmma.wait_group has "
+                    "retired: its value is undefined until then",
+                    in.opcode, where(in), t.tid, describeCta(t.cta),
+                    kernel.regNames[reg]));
+    return true;
+  };
+  if (in.guard >= 0 && check(unsigned(in.guard)))
+    return;
+  for (unsigned i = 0; i < in.numOps; ++i) {
+    const Operand &o = in.ops[i];
+    if (o.kind == Operand::Kind::Reg ||
+        (o.kind == Operand::Kind::Mem && o.memReg)) {
+      if (check(o.reg))
+        return;
+    } else if (o.kind == Operand::Kind::Vec) {
+      for (const Operand &e : o.elems)
+        if (e.kind == Operand::Kind::Reg && check(e.reg))
+          return;
+    }
+  }
 }
