@@ -30,6 +30,12 @@ extern "C" {
  * name is its pipeline.create's `name` attribute, else its location. */
 #define PMLIR_HANG_SITES_SYMBOL "__pipeline_hang_sites"
 #define PMLIR_HANG_SITE_SEPARATOR '|'
+/* The module's global naming the barriers of each pipeline.init_mbars, for
+ * tools that report on barriers (pipeline-sim): NUL-terminated text, one
+ * line per init_mbars, "location of the init|pipeline name|full barriers|
+ * barriers". Its thread initializes the full barriers, then the empty ones,
+ * consecutively from the pipeline's first barrier. */
+#define PMLIR_BARRIER_NAMES_SYMBOL "__pipeline_mlir_barriers"
 
 /* The record: 32-bit words, in host-visible memory (mapped pinned memory, so
  * that the host reads it while the kernel still waits or after it trapped).

@@ -80,7 +80,11 @@ void pmlir::buildPipelineLowerToNVVM(OpPassManager &pm,
   // get the target, the kernel ABI and the pipeline lowering of device code.
   pm.addPass(createGpuKernelOutliningPass());
   // The dynamic shared memory each kernel needs at least, for the launcher.
-  pm.addPass(createRecordLaunchContract());
+  // With line information, also which pipeline each barrier init belongs
+  // to (pipeline-sim's findings name barriers by it).
+  RecordLaunchContractOptions contractOptions;
+  contractOptions.barrierNames = config.lineInfo;
+  pm.addPass(createRecordLaunchContract(contractOptions));
 
   // Target and ABI next: convert-pipeline-to-nvgpu reads the chip from the
   // gpu.module's #nvvm.target.

@@ -6,6 +6,8 @@
 
 #include "pipeline/Lowering/Pipelines.h"
 
+#include "pipeline/Conversion/PipelineToNVGPU/PipelineToNVGPU.h"
+
 #include "pipeline/Dialect/Pipeline/Analysis/LaunchContract.h"
 #include "pipeline/Dialect/Pipeline/Analysis/ProtocolChecks.h"
 #include "pipeline/Dialect/Pipeline/IR/Pipeline.h"
@@ -142,6 +144,10 @@ struct RecordLaunchContractPass
         record(func, kMinBlockSizeAttrName, "__pipeline_mlir_min_block",
                threads);
     });
+    // The pipelines each barrier init belongs to, for the tools that name
+    // barriers (pipeline-sim).
+    if (barrierNames)
+      recordBarrierNames(getOperation());
   }
 };
 } // namespace

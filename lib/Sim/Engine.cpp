@@ -578,6 +578,7 @@ bool Machine::executeInstr(Thread &t) {
       b.initClusterEpoch = clusterEpoch[ctaOfRank(p.cta, 0)];
       record({0, b.initThread, TraceEntry::Init, p.cta, p.offset,
               int64_t(b.expected), 0, in.ptxLine});
+      labelBarrier(t, in, p.offset);
       return next();
     }
     if (kind == "inval") {
@@ -836,6 +837,10 @@ bool Machine::executeInstr(Thread &t) {
         checkTmemLive(t, ctaOfRank(t.cta, clusterRank(t.cta) ^ 1), in);
       tcgen05Issue(t, in);
     }
+    if (kind == "shift")
+      // Its data movement is not modelled: said, not skipped.
+      finding("unsupported", "'" + in.opcode + "' at " + where(in) +
+                                 " (the tensor memory is left as it was)");
     return next(); // mma, fence, cp, shift
   }
   if (op == Op::Wgmma) {

@@ -204,7 +204,16 @@ private:
       s += " (" + in.loc + ")";
     return s;
   }
+  /// The barrier's name: its pipeline, role and stage where the kernel's
+  /// barrier table says (labelBarrier), then its place in shared memory.
   std::string barrierName(uint64_t offset) const {
+    auto label = barrierLabels.find(offset);
+    std::string place = barrierPlace(offset);
+    if (label == barrierLabels.end())
+      return place;
+    return label->second + " (" + place + ")";
+  }
+  std::string barrierPlace(uint64_t offset) const {
     std::string best;
     uint64_t bestOff = 0;
     for (auto &[name, var] : kernel.shared) {
@@ -220,6 +229,36 @@ private:
       return formatv("shared+{0}", offset).str();
     return offset == bestOff ? best
                              : formatv("{0}+{1}", best, offset - bestOff).str();
+  }
+  /// The kernel's barrier table (PMLIR_BARRIER_NAMES_SYMBOL): per
+  /// pipeline.init_mbars, its location, pipeline name and barrier counts.
+  struct BarrierGroup {
+    std::string loc, pipeline;
+    unsigned numFull = 0, numBarriers = 0;
+  };
+  std::vector<BarrierGroup> barrierGroups;
+  /// Inits done so far by (CTA, group), and the names they gave.
+  std::map<std::pair<unsigned, size_t>, unsigned> groupInits;
+  std::map<uint64_t, std::string> barrierLabels;
+  /// Names the barrier `in` (an mbarrier.init of thread `t`) initializes
+  /// at `offset`: the k-th init of its group in the CTA is full[k], then
+  /// empty[k - full barriers].
+  void labelBarrier(Thread &t, const Instr &in, uint64_t offset) {
+    for (size_t g = 0; g < barrierGroups.size(); ++g) {
+      const BarrierGroup &group = barrierGroups[g];
+      if (in.loc.empty() || group.loc != in.loc || !group.numBarriers)
+        continue;
+      unsigned k = groupInits[{t.cta, g}]++ % group.numBarriers;
+      bool full = k < group.numFull;
+      std::string pipeline = StringRef(group.pipeline).starts_with("pipeline ")
+                                 ? group.pipeline
+                                 : "pipeline '" + group.pipeline + "'";
+      barrierLabels.emplace(offset, formatv("{0} {1}[{2}]", pipeline,
+                                            full ? "full" : "empty",
+                                            full ? k : k - group.numFull)
+                                        .str());
+      return;
+    }
   }
   uint64_t barrierKey(unsigned cta, uint64_t offset) const {
     return (uint64_t(cta) << 40) | offset;

@@ -40,6 +40,24 @@ Error Machine::setup() {
     global[next] = std::move(bytes);
     next += alignTo(std::max<uint64_t>(var.size, 8), 256);
   }
+  // The barrier table: which pipeline each init_mbars belongs to.
+  if (auto table = module.globals.find(PMLIR_BARRIER_NAMES_SYMBOL);
+      table != module.globals.end()) {
+    std::string text(table->second.init.begin(), table->second.init.end());
+    SmallVector<StringRef> lines;
+    StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef line : lines) {
+      SmallVector<StringRef> fields;
+      line.split(fields, PMLIR_HANG_SITE_SEPARATOR);
+      BarrierGroup g;
+      if (fields.size() != 4 || fields[2].getAsInteger(10, g.numFull) ||
+          fields[3].getAsInteger(10, g.numBarriers))
+        continue;
+      g.loc = fields[0].str();
+      g.pipeline = fields[1].str();
+      barrierGroups.push_back(std::move(g));
+    }
+  }
   // A kernel compiled with the hang report: the simulator is its host and
   // gives it a record (include/pipeline-c/HangRecord.h).
   auto buffer = globalSymbols.find(PMLIR_HANG_BUFFER_SYMBOL);

@@ -125,7 +125,21 @@ def RecordLaunchContract
     before it hangs or faults. Offsets are constants, `pipeline.smem_bytes`
     and sums and products of those; a use at any other offset adds nothing
     (the bound stays a lower bound).
+
+    It also records, for the tools that report on barriers, which pipeline
+    each `pipeline.init_mbars` initializes: the constant global
+    `__pipeline_mlir_barriers` of the symbol table, one line per init
+    (its location, the pipeline's `name` or location, its full barriers
+    and all its barriers); pipeline-sim names a barrier by pipeline, role
+    and stage with it (`'ring' empty[2]`), matching the inits by their
+    source lines, so it is recorded with `barrier-names` (the compile
+    pipeline sets it with `--lineinfo`; the table holds source paths, which
+    the PTX of a build without line information does not carry).
   }];
+  let options = [
+    Option<"barrierNames", "barrier-names", "bool", /*default=*/"false",
+           "record the barrier-name table (__pipeline_mlir_barriers)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -1009,6 +1009,42 @@ void pmlir::prepareHangReport(Operation *root, HangReport &report) {
   }
 }
 
+void pmlir::recordBarrierNames(Operation *root) {
+  llvm::MapVector<Operation *, std::string> tables;
+  root->walk([&](InitMbarsOp op) {
+    Operation *symbolTable = SymbolTable::getNearestSymbolTable(op);
+    if (!symbolTable)
+      return;
+    PipelineType type = getBasePipelineType(op.getPipeline().getType());
+    CreateOp create = getCreateOp(op.getPipeline());
+    if (!type || !create)
+      return;
+    std::string name;
+    if (std::optional<StringRef> given = create.getName())
+      name = given->str();
+    else
+      name = "pipeline at " + describeLocation(create.getLoc());
+    const char bar[] = {PMLIR_HANG_SITE_SEPARATOR, '\0'};
+    tables[symbolTable] += (describeLocation(op.getLoc()) + bar + name + bar +
+                            Twine(type.getNumFullBarriers()) + bar +
+                            Twine(type.getNumBarriers()) + "\n")
+                               .str();
+  });
+  for (auto &[symbolTable, table] : tables) {
+    SymbolTable symbols(symbolTable);
+    if (symbols.lookup(PMLIR_BARRIER_NAMES_SYMBOL))
+      continue;
+    OpBuilder b(symbolTable->getContext());
+    b.setInsertionPointToStart(&symbolTable->getRegion(0).front());
+    std::string text = table + '\0';
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+    LLVM::GlobalOp::create(b, symbolTable->getLoc(), type, /*isConstant=*/true,
+                           LLVM::Linkage::External, PMLIR_BARRIER_NAMES_SYMBOL,
+                           b.getStringAttr(text), /*alignment=*/1,
+                           /*addrSpace=*/1);
+  }
+}
+
 void pmlir::configurePipelineToNVGPUConversionTarget(
     ConversionTarget &target, const TypeConverter &typeConverter,
     RewritePatternSet &patterns) {

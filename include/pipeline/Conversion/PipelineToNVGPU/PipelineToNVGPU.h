@@ -43,6 +43,14 @@ struct HangReport {
 /// symbol table (gpu.module or module) of each function that has such ops.
 void prepareHangReport(mlir::Operation *root, HangReport &report);
 
+/// Adds the barrier-name table (PMLIR_BARRIER_NAMES_SYMBOL,
+/// include/pipeline-c/HangRecord.h) to each symbol table under `root` with
+/// a pipeline.init_mbars: which pipeline each init belongs to, so that
+/// tools name a barrier by pipeline, role and stage rather than address.
+/// It changes the symbol tables: call it from a pass that runs on them
+/// (pipeline-record-launch-contract), not from one nested in a function.
+void recordBarrierNames(mlir::Operation *root);
+
 /// The names of the globals of the hang report.
 inline constexpr const char *kHangBufferSymbol = PMLIR_HANG_BUFFER_SYMBOL;
 inline constexpr const char *kHangSitesSymbol = PMLIR_HANG_SITES_SYMBOL;
