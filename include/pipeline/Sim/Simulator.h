@@ -1,4 +1,5 @@
-//===- Simulator.h - run a kernel on the CPU ---------------------*- C++ -*-===//
+//===- Simulator.h - run a kernel on the CPU ---------------------*- C++
+//-*-===//
 //
 // Executes a PTX kernel with its data (pipeline-sim, docs/simulator.md):
 // integer, predicate, branch and floating-point instructions (FloatOps.h);
@@ -8,9 +9,10 @@
 // counts, remote arrivals through mapa); TMA loads as byte completions on
 // their barrier at a later, scheduled time (multicast, .cta_group::2);
 // tcgen05.commit as a later arrival (multicast); bar.sync, the cluster
-// barrier, elect.sync, shfl.sync, activemask, bar.warp.sync. It reports deadlocks (every live thread blocked, with where each waits),
-// uses of uninitialized barriers, collectives a lane never reaches, CTAs
-// exiting while remote arrivals or TMA bytes still target them, traps.
+// barrier, elect.sync, shfl.sync, activemask, bar.warp.sync. It reports
+// deadlocks (every live thread blocked, with where each waits), uses of
+// uninitialized barriers, collectives a lane never reaches, CTAs exiting while
+// remote arrivals or TMA bytes still target them, traps.
 //
 //===----------------------------------------------------------------------===//
 
