@@ -48,7 +48,7 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
 # What the lit suite and the replay run, nothing else (no plugin: the
 # uninstrumented mlir-opt cannot load an instrumented one, so its tests are
 # UNSUPPORTED here; no GPU host programs: no GPU on CI).
-cmake --build "$BUILD_DIR" --target pipeline-opt pipeline-compile pipeline-sim pipeline-fuzz \
+cmake --build "$BUILD_DIR" --target pipeline-opt pipeline-compile pipeline-sim pipeline-sim-unittests pipeline-fuzz \
   pipeline-capi-test pipeline-lsp-server
 echo "test-sanitizers: build took $(( $(date +%s) - start )) s"
 
