@@ -46,22 +46,23 @@ bool Machine::resolveCollectives(bool final) {
           uint32_t needed;
           bool isActivemask = op == Op::Activemask;
           Thread &first = threads[base + llvm::countr_zero(remaining)];
+          // The member mask: the first operand after the results; every
+          // lane of the warp for the .sync.aligned instructions (wgmma,
+          // tcgen05, ldmatrix, stmatrix, movmatrix).
+          unsigned maskIndex = op == Op::Wgmma || op == Op::Tcgen05 ||
+                                       op == Op::Ldmatrix ||
+                                       op == Op::Stmatrix || op == Op::Movmatrix
+                                   ? in.numOps
+                               : op == Op::Elect ? 1
+                               : op == Op::Shfl  ? in.numOps - 1
+                               : op == Op::Bar   ? 0
+                                                 : in.numOps - 1;
           if (isActivemask) {
             // The lanes that are here together at the end of the round (as
             // with independent thread scheduling, lanes elsewhere form their
             // own group when they come).
             needed = here;
           } else {
-            // The member mask: the first operand after the results; every
-            // lane of the warp for wgmma (.sync.aligned).
-            unsigned maskIndex =
-                op == Op::Wgmma || op == Op::Tcgen05 || op == Op::Ldmatrix ||
-                        op == Op::Stmatrix || op == Op::Movmatrix
-                    ? in.numOps
-                : op == Op::Elect ? 1
-                : op == Op::Shfl  ? in.numOps - 1
-                : op == Op::Bar   ? 0
-                                  : in.numOps - 1;
             needed = maskIndex < in.numOps
                          ? uint32_t(value(first, in.ops[maskIndex]))
                          : 0xffffffffu;
@@ -70,14 +71,6 @@ bool Machine::resolveCollectives(bool final) {
           if (isActivemask) {
             remaining = 0;
           } else {
-            unsigned maskIndex =
-                op == Op::Wgmma || op == Op::Tcgen05 || op == Op::Ldmatrix ||
-                        op == Op::Stmatrix || op == Op::Movmatrix
-                    ? in.numOps
-                : op == Op::Elect ? 1
-                : op == Op::Shfl  ? in.numOps - 1
-                : op == Op::Bar   ? 0
-                                  : in.numOps - 1;
             for (unsigned l = 0; l < lanes; ++l) {
               if (!(remaining >> l & 1))
                 continue;

@@ -532,6 +532,24 @@ _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int1
                   "f32": ctypes.c_float, "f64": ctypes.c_double}
 
 
+def check_tensor_map(where, pname, ptype, arg):
+    """A tensor map argument (pm.TensorMap, or the emulator's
+    pm.HostTensorMap) against its `!nvgpu.tensormap.descriptor` parameter:
+    the box, the element type and the swizzle the kernel was compiled for."""
+    if not isinstance(ptype, T.TensorMapType):
+        return
+    tile = ptype.tile
+    if tuple(tile.shape) != arg.box:
+        raise LaunchError(f"{where}: argument {pname} expects a TMA box "
+                          f"{tuple(tile.shape)}, got {arg.box}")
+    if not _elements_match(str(tile.element), arg.element):
+        raise LaunchError(f"{where}: argument {pname} expects {tile.element} "
+                          f"elements, got {arg.element}")
+    if ptype.swizzle != arg.swizzle:
+        raise LaunchError(f"{where}: argument {pname} expects swizzle "
+                          f"{ptype.swizzle}, got {arg.swizzle}")
+
+
 def _elements_match(param_elem, got):
     if param_elem == "bf16":
         return got in ("bf16", "u16")
@@ -735,17 +753,7 @@ class LoadedKernel:
             if not isinstance(arg, TensorMap):
                 raise LaunchError(f"{where}: argument {pname} is a TMA descriptor: pass a "
                                   f"pm.TensorMap, got {type(arg).__name__}")
-            if isinstance(ptype, T.TensorMapType):
-                tile = ptype.tile
-                if tuple(tile.shape) != arg.box:
-                    raise LaunchError(f"{where}: argument {pname} expects a TMA box "
-                                      f"{tuple(tile.shape)}, got {arg.box}")
-                if not _elements_match(str(tile.element), arg.element):
-                    raise LaunchError(f"{where}: argument {pname} expects {tile.element} "
-                                      f"elements, got {arg.element}")
-                if ptype.swizzle != arg.swizzle:
-                    raise LaunchError(f"{where}: argument {pname} expects swizzle "
-                                      f"{ptype.swizzle}, got {arg.swizzle}")
+            check_tensor_map(where, pname, ptype, arg)
             keep.append(arg)
             return [ctypes.c_uint64(arg.device.ptr)]
         if isinstance(ptype, T.ScalarType):

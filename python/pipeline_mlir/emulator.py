@@ -59,7 +59,7 @@ import numpy as np
 from . import types as T
 from .driver import (_ESIZE, _L2PROMO, _SWIZZLE, _TMA_DTYPES, TensorMap,
                      _check_host_argument, _check_launch_contracts, _dims,
-                     _element_name, _elements_match, _is_int)
+                     _element_name, _is_int, check_tensor_map)
 from .errors import LaunchError, ToolchainError
 
 #: Dynamic shared memory a block may opt into on sm_90 and sm_100 (227 KiB).
@@ -297,17 +297,7 @@ def _check_tensor_map(where, pname, ptype, arg):
     if not isinstance(arg, HostTensorMap):
         raise LaunchError(f"{where}: argument {pname} is a TMA descriptor: pass a "
                           f"pm.HostTensorMap, got {type(arg).__name__}")
-    if isinstance(ptype, T.TensorMapType):
-        tile = ptype.tile
-        if tuple(tile.shape) != arg.box:
-            raise LaunchError(f"{where}: argument {pname} expects a TMA box "
-                              f"{tuple(tile.shape)}, got {arg.box}")
-        if not _elements_match(str(tile.element), arg.element):
-            raise LaunchError(f"{where}: argument {pname} expects {tile.element} "
-                              f"elements, got {arg.element}")
-        if ptype.swizzle != arg.swizzle:
-            raise LaunchError(f"{where}: argument {pname} expects swizzle "
-                              f"{ptype.swizzle}, got {arg.swizzle}")
+    check_tensor_map(where, pname, ptype, arg)
 
 
 def emulate(kernel: Any, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1),
