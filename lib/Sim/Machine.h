@@ -353,6 +353,9 @@ private:
   /// Device memory as TMA and bulk copies see it: false when the range is
   /// outside every buffer.
   bool readGlobal(uint64_t addr, uint8_t *out, size_t n);
+  /// The `n` bytes of the buffer at `addr`, or null when the range is not
+  /// inside one buffer.
+  uint8_t *globalBytes(uint64_t addr, size_t n);
   bool writeGlobal(uint64_t addr, const uint8_t *in, size_t n);
   void finding(StringRef kind, const Twine &message) {
     std::string m = message.str();

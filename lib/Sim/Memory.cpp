@@ -233,28 +233,29 @@ void Machine::reportGlobal(Thread &t, uint64_t addr, unsigned bytes) {
                   t.tid, describeCta(t.cta), bytes, addr, where(in)));
 }
 
-bool Machine::readGlobal(uint64_t addr, uint8_t *out, size_t n) {
-  globalReads = true;
+uint8_t *Machine::globalBytes(uint64_t addr, size_t n) {
   auto it = global.upper_bound(addr);
   if (it == global.begin())
-    return false;
+    return nullptr;
   --it;
   uint64_t off = addr - it->first;
   if (off + n > it->second.size())
-    return false;
-  std::copy_n(it->second.begin() + off, n, out);
-  return true;
+    return nullptr;
+  return it->second.data() + off;
+}
+
+bool Machine::readGlobal(uint64_t addr, uint8_t *out, size_t n) {
+  globalReads = true;
+  const uint8_t *bytes = globalBytes(addr, n);
+  if (bytes)
+    std::copy_n(bytes, n, out);
+  return bytes != nullptr;
 }
 
 bool Machine::writeGlobal(uint64_t addr, const uint8_t *in, size_t n) {
   globalWrites = true;
-  auto it = global.upper_bound(addr);
-  if (it == global.begin())
-    return false;
-  --it;
-  uint64_t off = addr - it->first;
-  if (off + n > it->second.size())
-    return false;
-  std::copy_n(in, n, it->second.begin() + off);
-  return true;
+  uint8_t *bytes = globalBytes(addr, n);
+  if (bytes)
+    std::copy_n(in, n, bytes);
+  return bytes != nullptr;
 }

@@ -532,6 +532,21 @@ _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int1
                   "f32": ctypes.c_float, "f64": ctypes.c_double}
 
 
+def check_launch_shape(where, params, args, grid, block, cluster):
+    """The argument count and the grid, block and cluster of a launch (a GPU
+    launch or the emulator's), as (x, y, z) tuples; LaunchError if wrong."""
+    if len(args) != len(params):
+        raise LaunchError(f"{where} takes {len(params)} arguments "
+                          f"({', '.join(n for n, _ in params)}), got {len(args)}")
+    grid = _dims(grid, "grid", where)
+    block = _dims(block, "block", where)
+    if math.prod(block) > 1024:
+        raise LaunchError(f"{where}: a block has at most 1024 threads, got {block}")
+    if cluster is not None:
+        cluster = _dims(cluster, "cluster", where)
+    return grid, block, cluster
+
+
 def check_tensor_map(where, pname, ptype, arg):
     """A tensor map argument (pm.TensorMap, or the emulator's
     pm.HostTensorMap) against its `!nvgpu.tensormap.descriptor` parameter:
@@ -668,15 +683,8 @@ class LoadedKernel:
 
     def _prepare(self, args, grid, block, smem, cluster, stream):
         where = f"kernel {self.name}"
-        if len(args) != len(self.params):
-            raise LaunchError(f"{where} takes {len(self.params)} arguments "
-                              f"({', '.join(n for n, _ in self.params)}), got {len(args)}")
-        grid = _dims(grid, "grid", where)
-        block = _dims(block, "block", where)
-        if math.prod(block) > 1024:
-            raise LaunchError(f"{where}: a block has at most 1024 threads, got {block}")
-        if cluster is not None:
-            cluster = _dims(cluster, "cluster", where)
+        grid, block, cluster = check_launch_shape(where, self.params, args, grid, block,
+                                                  cluster)
         if not isinstance(smem, int) or isinstance(smem, bool) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
         # Host arrays, arrays in host memory, scalars and the launch

@@ -58,8 +58,9 @@ import numpy as np
 
 from . import types as T
 from .driver import (_ESIZE, _L2PROMO, _SWIZZLE, _TMA_DTYPES, TensorMap,
-                     _check_host_argument, _check_launch_contracts, _dims,
-                     _element_name, _is_int, check_tensor_map)
+                     _check_host_argument, _check_launch_contracts,
+                     _element_name, _is_int, check_launch_shape,
+                     check_tensor_map)
 from .errors import LaunchError, ToolchainError
 
 #: Dynamic shared memory a block may opt into on sm_90 and sm_100 (227 KiB).
@@ -314,15 +315,8 @@ def emulate(kernel: Any, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1)
     seconds before the run is stopped (EmulationError)."""
     where = f"kernel {kernel.name} (emulated)"
     params = kernel.params
-    if len(args) != len(params):
-        raise LaunchError(f"{where} takes {len(params)} arguments "
-                          f"({', '.join(n for n, _ in params)}), got {len(args)}")
-    grid = _dims(grid, "grid", where)
-    block = _dims(block, "block", where)
-    if math.prod(block) > 1024:
-        raise LaunchError(f"{where}: a block has at most 1024 threads, got {block}")
+    grid, block, cluster = check_launch_shape(where, params, args, grid, block, cluster)
     if cluster is not None:
-        cluster = _dims(cluster, "cluster", where)
         for g, c in zip(grid, cluster):
             if g % c:
                 raise LaunchError(f"{where}: grid {grid} is not a multiple of cluster "
