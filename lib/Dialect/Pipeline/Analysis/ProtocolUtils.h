@@ -1,9 +1,10 @@
 //===- ProtocolUtils.h - shared pieces of the protocol checks ---*- C++ -*-===//
 //
-// Internal to the analysis library: what the protocol checks
-// (ProtocolChecks.cpp) share. The pipelines of a kernel and their uses, the
-// pipeline a stage handle belongs to, constant trip counts, and a model of
-// the threads of a CTA (and of the CTAs of a pair or multicast group) that
+// Internal to the analysis library: what the protocol checks (a file each:
+// ArrivalCounts.cpp, ExpectTxBytes.cpp, TripCounts.cpp, DrainAtExit.cpp,
+// ...) share. The pipelines of a kernel and their uses, the pipeline a
+// stage handle belongs to, constant trip counts, and a model of the
+// threads of a CTA (and of the CTAs of a pair or multicast group) that
 // says which threads execute an op, by evaluating warp-role and lane
 // conditions for every thread of a kernel whose block size is known.
 //
@@ -27,6 +28,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace pmlir {
@@ -92,6 +94,9 @@ std::optional<int64_t> multiplicity(mlir::Operation *op, mlir::Block *ancestor);
 /// True when `a` and `b` sit in different regions of one scf.if or
 /// scf.index_switch: at most one of them runs.
 bool exclusive(mlir::Operation *a, mlir::Operation *b);
+
+/// `n` and `word`, with an "s" unless `n` is 1 ("1 warp", "2 loads").
+std::string plural(int64_t n, llvm::StringRef word);
 
 /// A point of the thread space: a thread (linear id within the CTA) of a
 /// CTA of the enumerated cluster ranks.
