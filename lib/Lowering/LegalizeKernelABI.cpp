@@ -3,6 +3,8 @@
 #include "pipeline/Lowering/Pipelines.h"
 #include "pipeline/Toolkit/CudaToolkit.h"
 
+#include "pipeline-c/KernelLayout.h"
+
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -120,10 +122,6 @@ static bool hasKernelABI(Type type) {
          type.getDialect().getNamespace() == "pipeline";
 }
 
-/// The largest parameter space of a kernel, in bytes: 32764 from PTX ISA 8.1
-/// (CUDA 12.1) on sm_70 and newer, 4096 before (NVIDIA, "CUDA 12.1
-/// Supports Large Kernel Parameters", and the PTX ISA 8.1 release notes).
-/// Every chip of pipeline-mlir is sm_90 or newer.
 /// LLVM globals and functions of private or internal linkage, which the
 /// NVPTX backend renames.
 static bool hasLocalLinkage(Operation *op) {
@@ -151,6 +149,10 @@ static bool isPtxIdentifier(StringRef name) {
   return (first == '_' || first == '$' || first == '%') && name.size() > 1;
 }
 
+/// The largest parameter space of a kernel, in bytes: 32764 from PTX ISA 8.1
+/// (CUDA 12.1) on sm_70 and newer, 4096 before (NVIDIA, "CUDA 12.1
+/// Supports Large Kernel Parameters", and the PTX ISA 8.1 release notes).
+/// Every chip of pipeline-mlir is sm_90 or newer.
 static uint64_t getKernelParamLimit(unsigned ptxVersion) {
   return ptxVersion >= 81 ? 32764 : 4096;
 }
@@ -163,62 +165,90 @@ static uint64_t mulSaturating(uint64_t a, uint64_t b) {
   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-/// The bytes an argument of `type` takes in the parameter space once
-/// lowered (without padding between struct members), or std::nullopt for a
-/// type this pass does not size (pipeline types, LLVM types without a
-/// size).
-static std::optional<uint64_t> getParamSize(Type type, bool barePtr) {
+static uint64_t alignToSaturating(uint64_t value, uint64_t align) {
+  uint64_t rem = value % align;
+  return rem ? addSaturating(value, align - rem) : value;
+}
+
+namespace {
+/// The bytes a kernel parameter takes and its alignment.
+struct SizeAlign {
+  uint64_t size;
+  uint64_t align;
+};
+} // namespace
+
+/// The size and alignment of an integer of `width` bits in NVPTX's data
+/// layout: i1 to i8 one byte, then i16, i32, i64, i128 and i256 aligned to
+/// their size; a wider integer to i256's 32 bytes. Floats take the size
+/// and alignment of the integer of their width.
+static SizeAlign getIntegerLayout(uint64_t width) {
+  uint64_t align = 1;
+  while (align < 32 && width > 8 * align)
+    align *= 2;
+  return {alignToSaturating(llvm::divideCeil(width, 8), align), align};
+}
+
+/// The size and alignment of a kernel parameter of `type` (as the rewrites
+/// of this pass leave it: a widened scalar is of its wide type) the way
+/// LLVM's NVPTX backend declares it (`.param .align A .b8 name[S]` for
+/// aggregates), or std::nullopt for a type this pass does not size
+/// (pipeline types, LLVM types without a size). A memref or a tensor map is
+/// a pointer; vectors have their natural alignment (their bytes rounded up
+/// to a power of two); structs and arrays are laid out as in C.
+static std::optional<SizeAlign> getParamLayout(Type type, unsigned indexBits) {
   if (auto integer = dyn_cast<IntegerType>(type))
-    return llvm::divideCeil(getPassableWidth(integer.getWidth()), 8);
-  if (isa<IndexType, LLVM::LLVMPointerType, nvgpu::TensorMapDescriptorType>(
-          type))
-    return 8;
+    return getIntegerLayout(integer.getWidth());
+  if (isa<IndexType>(type))
+    return getIntegerLayout(indexBits);
   if (auto floatType = dyn_cast<FloatType>(type))
-    return llvm::divideCeil(getPassableWidth(floatType.getWidth()), 8);
+    return getIntegerLayout(floatType.getWidth());
+  if (isa<LLVM::LLVMPointerType, nvgpu::TensorMapDescriptorType, MemRefType>(
+          type))
+    return SizeAlign{8, 8};
   if (auto complex = dyn_cast<ComplexType>(type)) {
-    std::optional<uint64_t> element =
-        getParamSize(complex.getElementType(), barePtr);
-    return element ? std::optional(mulSaturating(*element, 2)) : std::nullopt;
+    std::optional<SizeAlign> element =
+        getParamLayout(complex.getElementType(), indexBits);
+    if (!element)
+      return std::nullopt;
+    return SizeAlign{mulSaturating(element->size, 2), element->align};
   }
   if (auto vector = dyn_cast<VectorType>(type)) {
-    if (vector.isScalable() || !vector.getElementType().isIntOrFloat())
+    Type element = vector.getElementType();
+    if (vector.isScalable() || !(element.isIntOrFloat() || element.isIndex()))
       return std::nullopt;
-    if (Type wide = getWidenedParamType(vector))
-      vector = cast<VectorType>(wide);
-    uint64_t bits =
-        mulSaturating(vector.getNumElements(), vector.getElementTypeBitWidth());
-    return llvm::divideCeil(bits, 8);
+    unsigned bits =
+        element.isIndex() ? indexBits : element.getIntOrFloatBitWidth();
+    uint64_t bytes =
+        llvm::divideCeil(mulSaturating(vector.getNumElements(), bits), 8);
+    uint64_t align = bytes > (uint64_t(1) << 63)
+                         ? uint64_t(1) << 63
+                         : std::max<uint64_t>(1, llvm::PowerOf2Ceil(bytes));
+    return SizeAlign{alignToSaturating(bytes, align), align};
   }
-  if (auto memref = dyn_cast<MemRefType>(type)) {
-    // A bare pointer; with dynamic sizes or strides, the pointer, the
-    // offset, the sizes and the strides; without the bare-pointer
-    // convention, the descriptor: two pointers, the offset, then the sizes
-    // and strides.
-    if (barePtr)
-      return fitsBarePointer(memref) ? 8
-                                     : 8 * (2 + 2 * uint64_t(memref.getRank()));
-    return 8 * (3 + 2 * uint64_t(memref.getRank()));
-  }
-  if (isa<UnrankedMemRefType>(type))
-    return 16;
   if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-    std::optional<uint64_t> element =
-        getParamSize(array.getElementType(), barePtr);
-    return element
-               ? std::optional(mulSaturating(*element, array.getNumElements()))
-               : std::nullopt;
+    std::optional<SizeAlign> element =
+        getParamLayout(array.getElementType(), indexBits);
+    if (!element)
+      return std::nullopt;
+    return SizeAlign{mulSaturating(element->size, array.getNumElements()),
+                     element->align};
   }
   if (auto structType = dyn_cast<LLVM::LLVMStructType>(type)) {
     if (structType.isOpaque())
       return std::nullopt;
-    uint64_t total = 0;
-    for (Type element : structType.getBody()) {
-      std::optional<uint64_t> size = getParamSize(element, barePtr);
-      if (!size)
+    SizeAlign layout = {0, 1};
+    for (Type member : structType.getBody()) {
+      std::optional<SizeAlign> field = getParamLayout(member, indexBits);
+      if (!field)
         return std::nullopt;
-      total = addSaturating(total, *size);
+      uint64_t align = structType.isPacked() ? 1 : field->align;
+      layout.size =
+          addSaturating(alignToSaturating(layout.size, align), field->size);
+      layout.align = std::max(layout.align, align);
     }
-    return total;
+    layout.size = alignToSaturating(layout.size, layout.align);
+    return layout;
   }
   return std::nullopt;
 }
@@ -276,13 +306,26 @@ static bool checkWideFloatArithmetic(gpu::GPUModuleOp gpuModule) {
 }
 
 namespace {
+/// What a kernel parameter holds of its argument, as the layout record
+/// names it: the argument's `kind` (scalar, vector, aggregate, pointer,
+/// tensormap, memref, unranked-memref); for a memref, the `field` of its
+/// descriptor (ptr, or allocated and aligned without the bare-pointer
+/// convention; offset, size, stride; an unranked memref's rank and ptr)
+/// and, for a size or a stride, its dimension.
+struct ParamPart {
+  StringRef kind;
+  StringRef field = "";
+  std::optional<int64_t> dim = std::nullopt;
+};
+
 /// An argument of a gpu.func passed as other parameters: `types` replace it
-/// in the signature, `inKernel` rebuilds its value from them at the top of
-/// the body, and `atLaunch` computes them from the operand of a
-/// gpu.launch_func.
+/// in the signature (`parts` says what each holds), `inKernel` rebuilds its
+/// value from them at the top of the body, and `atLaunch` computes them
+/// from the operand of a gpu.launch_func.
 struct ArgumentRewrite {
   unsigned index;
   SmallVector<Type> types;
+  SmallVector<ParamPart> parts;
   std::function<Value(OpBuilder &, Location, ValueRange)> inKernel;
   std::function<void(OpBuilder &, Location, Value, SmallVectorImpl<Value> &)>
       atLaunch;
@@ -302,6 +345,7 @@ static ArgumentRewrite passDescriptorAsPointer(unsigned index,
   };
   return {index,
           {pointer},
+          {{"tensormap"}},
           [=](OpBuilder &builder, Location loc, ValueRange params) {
             return cast(builder, loc, descriptor, params[0]);
           },
@@ -326,6 +370,7 @@ static ArgumentRewrite passWidened(unsigned index, Type type, Type wide) {
   return {
       index,
       {wide},
+      {{vector ? "vector" : "scalar"}},
       [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
         Value value = arith::TruncIOp::create(builder, loc, narrow, params[0]);
         if (type == narrow)
@@ -351,10 +396,15 @@ static ArgumentRewrite passStridedMemref(unsigned index, MemRefType type,
   int64_t rank = type.getRank();
   SmallVector<Type> types = {pointer};
   types.append(1 + 2 * rank, indexType);
+  SmallVector<ParamPart> parts = {{"memref", "ptr"}, {"memref", "offset"}};
+  for (int64_t i = 0; i < rank; ++i)
+    parts.push_back({"memref", "size", i});
+  for (int64_t i = 0; i < rank; ++i)
+    parts.push_back({"memref", "stride", i});
   SmallVector<int64_t> strides;
   int64_t offset;
   (void)type.getStridesAndOffset(strides, offset);
-  return {index, types,
+  return {index, types, parts,
           [=](OpBuilder &builder, Location loc, ValueRange params) -> Value {
             auto desc = MemRefDescriptor::poison(builder, loc, descriptor);
             desc.setAllocatedPtr(builder, loc, params[0]);
@@ -494,6 +544,171 @@ getArgumentRewrites(gpu::GPUFuncOp func, bool barePtr, unsigned &numDescriptors,
   return rewrites;
 }
 
+//===----------------------------------------------------------------------===//
+// The parameter layout
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A parameter of a function once its arguments are rewritten: which
+/// argument it comes from, what it holds of it, and where it lies in the
+/// parameter buffer (`size` unknown for a type getParamLayout does not
+/// size).
+struct ParamLayout {
+  unsigned arg;
+  ParamPart part;
+  std::optional<SizeAlign> size;
+  uint64_t offset = 0;
+};
+
+/// The parameters of a function in order, and the end of the last one.
+struct FunctionLayout {
+  SmallVector<ParamLayout> params;
+  uint64_t bytes = 0;
+  /// Every parameter sized (a layout the launchers can use).
+  bool complete = true;
+};
+} // namespace
+
+/// The kind of argument of `type` in the layout record.
+static StringRef getArgumentKind(Type type) {
+  if (isa<nvgpu::TensorMapDescriptorType>(type))
+    return "tensormap";
+  if (isa<MemRefType>(type))
+    return "memref";
+  if (isa<UnrankedMemRefType>(type))
+    return "unranked-memref";
+  if (isa<VectorType>(type))
+    return "vector";
+  if (isa<LLVM::LLVMPointerType>(type))
+    return "pointer";
+  if (isa<IntegerType, IndexType, FloatType>(type))
+    return "scalar";
+  // Complex numbers, LLVM structs and arrays.
+  return "aggregate";
+}
+
+/// The parameters of `func` after `rewrites` (those of
+/// getArgumentRewrites, in argument order) and the GPU-to-NVVM conversion:
+/// a rewritten argument is its rewrite's parameters; without the
+/// bare-pointer convention a memref is its descriptor (the allocated and
+/// aligned pointers, the offset, the sizes, the strides) and an unranked
+/// memref its rank and descriptor pointer; any other argument is one
+/// parameter of its own type. Null for a kernel whose dynamic memref has
+/// no rewrite (no descriptor type; convert-gpu-to-nvvm reports it).
+static std::optional<FunctionLayout>
+getFunctionLayout(gpu::GPUFuncOp func, ArrayRef<ArgumentRewrite> rewrites,
+                  bool barePtr) {
+  MLIRContext *ctx = func.getContext();
+  LowerToLLVMOptions options(ctx, DataLayout::closest(func));
+  unsigned indexBits = options.getIndexBitwidth();
+  Type indexType = IntegerType::get(ctx, indexBits);
+  Type pointer = LLVM::LLVMPointerType::get(ctx);
+  FunctionLayout layout;
+  const ArgumentRewrite *rewrite = rewrites.begin();
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    SmallVector<std::pair<Type, ParamPart>> params;
+    if (rewrite != rewrites.end() && rewrite->index == i) {
+      for (auto [paramType, part] :
+           llvm::zip_equal(rewrite->types, rewrite->parts))
+        params.push_back({paramType, part});
+      ++rewrite;
+    } else if (auto memref = dyn_cast<MemRefType>(type)) {
+      if (barePtr && !fitsBarePointer(memref) && func.isKernel())
+        return std::nullopt;
+      if (barePtr) {
+        params.push_back({pointer, {"memref", "ptr"}});
+      } else {
+        params.push_back({pointer, {"memref", "allocated"}});
+        params.push_back({pointer, {"memref", "aligned"}});
+        params.push_back({indexType, {"memref", "offset"}});
+        for (int64_t d = 0; d < memref.getRank(); ++d)
+          params.push_back({indexType, {"memref", "size", d}});
+        for (int64_t d = 0; d < memref.getRank(); ++d)
+          params.push_back({indexType, {"memref", "stride", d}});
+      }
+    } else if (isa<UnrankedMemRefType>(type)) {
+      params.push_back({indexType, {"unranked-memref", "rank"}});
+      params.push_back({pointer, {"unranked-memref", "ptr"}});
+    } else {
+      params.push_back({type, {getArgumentKind(type)}});
+    }
+    for (auto &[paramType, part] : params) {
+      ParamLayout param = {unsigned(i), part,
+                           getParamLayout(paramType, indexBits)};
+      if (param.size) {
+        param.offset = alignToSaturating(layout.bytes, param.size->align);
+        layout.bytes = addSaturating(param.offset, param.size->size);
+      } else {
+        layout.complete = false;
+      }
+      layout.params.push_back(param);
+    }
+  }
+  return layout;
+}
+
+/// The significant bits of a scalar argument of `type`.
+static unsigned getScalarBits(Type type, unsigned indexBits) {
+  if (isa<IndexType>(type))
+    return indexBits;
+  return type.getIntOrFloatBitWidth();
+}
+
+/// The layout record of kernel `func` (include/pipeline-c/KernelLayout.h,
+/// docs/lowering.md "Kernel ABI"): a header line, then each argument's
+/// line followed by the lines of its parameters.
+static std::string printLayoutRecord(gpu::GPUFuncOp func,
+                                     const FunctionLayout &layout) {
+  unsigned indexBits =
+      LowerToLLVMOptions(func.getContext(), DataLayout::closest(func))
+          .getIndexBitwidth();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ArrayRef<Type> types = func.getArgumentTypes();
+  os << "abi version=" << PMLIR_KERNEL_LAYOUT_VERSION
+     << " args=" << types.size() << " params=" << layout.params.size()
+     << " bytes=" << layout.bytes << "\n";
+  for (auto [j, param] : llvm::enumerate(layout.params)) {
+    Type type = types[param.arg];
+    if (j == 0 || layout.params[j - 1].arg != param.arg) {
+      os << "arg " << param.arg << " kind=" << getArgumentKind(type);
+      if (auto memref = dyn_cast<MemRefType>(type))
+        os << " rank=" << memref.getRank();
+      os << " type=" << type << "\n";
+    }
+    os << "param " << j << " arg=" << param.arg << " kind=" << param.part.kind;
+    if (!param.part.field.empty())
+      os << " field=" << param.part.field;
+    if (param.part.dim)
+      os << " dim=" << *param.part.dim;
+    if (param.part.kind == "scalar")
+      os << " bits=" << getScalarBits(type, indexBits);
+    os << " offset=" << param.offset << " size=" << param.size->size
+       << " align=" << param.size->align << "\n";
+  }
+  return text;
+}
+
+/// Records `text` as the constant global `__pipeline_mlir_abi_<kernel>` of
+/// the gpu.module of `func` (NUL-terminated, in global memory: a
+/// `.visible .global` of the PTX and a symbol of the cubin). A record of an
+/// earlier run is kept: it describes the arguments before their rewrite.
+static void recordLayout(gpu::GPUFuncOp func, StringRef text) {
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  if (!module)
+    return;
+  std::string name = (PMLIR_KERNEL_LAYOUT_PREFIX + func.getName()).str();
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  std::string value = text.str() + '\0';
+  auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), value.size());
+  LLVM::GlobalOp::create(builder, func.getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External, name,
+                         builder.getStringAttr(value), /*alignment=*/1,
+                         /*addrSpace=*/1);
+}
+
 namespace {
 struct LegalizeKernelABIPass
     : pmlir::impl::LegalizeKernelABIBase<LegalizeKernelABIPass> {
@@ -503,6 +718,7 @@ struct LegalizeKernelABIPass
     bool failed = false;
     SmallVector<std::pair<gpu::GPUFuncOp, SmallVector<ArgumentRewrite>>>
         pendingRewrites;
+    SmallVector<std::pair<gpu::GPUFuncOp, std::string>> pendingRecords;
     // Other public symbols of a gpu.module (globals) reach the PTX as
     // written too; private ones are renamed by the NVPTX backend.
     getOperation().walk([&](gpu::GPUModuleOp gpuModule) {
@@ -570,47 +786,6 @@ struct LegalizeKernelABIPass
         failed = true;
         return;
       }
-      // What NVPTX or the PTX parameter space cannot take: an empty
-      // parameter (LLVM aborts in instruction selection), or more than the
-      // parameter space of a kernel (a huge vector also runs LLVM's code
-      // generation out of memory).
-      uint64_t total = 0;
-      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-        std::optional<uint64_t> size = getParamSize(type, useBarePtrCallConv);
-        if (!size)
-          continue;
-        if (*size == 0) {
-          func.emitOpError()
-              << "expects arguments of non-zero size (NVPTX cannot pass an "
-                 "empty parameter), got "
-              << type << " for argument #" << i;
-          bad = true;
-        }
-        total = addSaturating(total, *size);
-      }
-      if (func.isKernel() && !bad) {
-        unsigned ptx =
-            ptxVersion ? unsigned(ptxVersion) : getTargetPtxVersion(func);
-        if (!ptx)
-          ptx = cuda::kDefaultPtxVersion;
-        uint64_t limit = getKernelParamLimit(ptx);
-        if (total > limit) {
-          InFlightDiagnostic diag = func.emitOpError();
-          diag << "expects kernel arguments of at most " << limit
-               << " bytes in all (the kernel parameter space with PTX ISA "
-               << ptx / 10 << "." << ptx % 10 << "), got ";
-          if (total == UINT64_MAX)
-            diag << "more";
-          else
-            diag << total << " bytes";
-          diag << "; pass large data through global memory";
-          bad = true;
-        }
-      }
-      if (bad) {
-        failed = true;
-        return;
-      }
       if (useBarePtrCallConv) {
         for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
           // A kernel takes a memref with dynamic sizes or strides as its
@@ -641,8 +816,54 @@ struct LegalizeKernelABIPass
       unsigned descriptors = 0, expanded = 0;
       SmallVector<ArgumentRewrite> rewrites =
           getArgumentRewrites(func, useBarePtrCallConv, descriptors, expanded);
+      // The parameters the rewritten function takes: the layout the
+      // launchers read, and what NVPTX or the PTX parameter space cannot
+      // take: an empty parameter (LLVM aborts in instruction selection), or
+      // more than the parameter space of a kernel (a huge vector also runs
+      // LLVM's code generation out of memory).
+      std::optional<FunctionLayout> layout =
+          getFunctionLayout(func, rewrites, useBarePtrCallConv);
+      if (layout) {
+        std::optional<unsigned> empty;
+        for (const ParamLayout &param : layout->params) {
+          if (!param.size || param.size->size != 0 || empty == param.arg)
+            continue;
+          empty = param.arg;
+          func.emitOpError()
+              << "expects arguments of non-zero size (NVPTX cannot pass an "
+                 "empty parameter), got "
+              << func.getArgumentTypes()[param.arg] << " for argument #"
+              << param.arg;
+          bad = true;
+        }
+      }
+      if (layout && func.isKernel() && !bad) {
+        unsigned ptx =
+            ptxVersion ? unsigned(ptxVersion) : getTargetPtxVersion(func);
+        if (!ptx)
+          ptx = cuda::kDefaultPtxVersion;
+        uint64_t limit = getKernelParamLimit(ptx);
+        if (layout->bytes > limit) {
+          InFlightDiagnostic diag = func.emitOpError();
+          diag << "expects kernel arguments of at most " << limit
+               << " bytes in all (the kernel parameter space with PTX ISA "
+               << ptx / 10 << "." << ptx % 10 << "), got ";
+          if (layout->bytes == UINT64_MAX)
+            diag << "more";
+          else
+            diag << layout->bytes << " bytes";
+          diag << "; pass large data through global memory";
+          bad = true;
+        }
+      }
+      if (bad) {
+        failed = true;
+        return;
+      }
       numDescriptors += descriptors;
       numExpandedArguments += expanded;
+      if (layout && layout->complete && func.isKernel() && !func.isExternal())
+        pendingRecords.emplace_back(func, printLayoutRecord(func, *layout));
       if (!rewrites.empty())
         pendingRewrites.emplace_back(func, std::move(rewrites));
     });
@@ -667,6 +888,9 @@ struct LegalizeKernelABIPass
       }
       applyArgumentRewrites(func, rewrites, users);
     }
+    // Each kernel's parameter layout, for the launchers.
+    for (auto &[func, record] : pendingRecords)
+      recordLayout(func, record);
     // Host functions: a memref in a memory space other than the default
     // one (a #gpu.address_space, an integer or another dialect's space) has
     // no host lowering; upstream only reports some of them without failing.

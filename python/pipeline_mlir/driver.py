@@ -13,7 +13,7 @@ import ctypes
 import hashlib
 import math
 import re
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -532,12 +532,238 @@ _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int1
                   "f32": ctypes.c_float, "f64": ctypes.c_double}
 
 
-def check_launch_shape(where, params, args, grid, block, cluster):
+#: The record of a kernel's parameter layout (include/pipeline-c/
+#: KernelLayout.h, which a test compares with these): the PTX global
+#: `__pipeline_mlir_abi_<kernel>` and the version of its text.
+LAYOUT_PREFIX = "__pipeline_mlir_abi_"
+LAYOUT_VERSION = 1
+
+
+class LayoutParam(NamedTuple):
+    """A kernel parameter in the recorded layout: the argument it comes
+    from, what it holds (`kind`, the argument's; for a memref the `field`
+    of its descriptor, ptr, offset, size or stride, and the `dim` of a size
+    or a stride; for a scalar its significant `bits`), and where it lies in
+    the parameter buffer."""
+    index: int
+    arg: int
+    kind: str
+    field: str
+    dim: int
+    bits: int
+    offset: int
+    size: int
+    align: int
+
+
+class LayoutArg(NamedTuple):
+    """A kernel argument in the recorded layout: its kind (scalar, vector,
+    aggregate, pointer, tensormap, memref, unranked-memref), a memref's
+    rank, its MLIR type and its parameters."""
+    index: int
+    kind: str
+    rank: int
+    type: str
+    params: Tuple[LayoutParam, ...]
+
+
+class KernelLayout(NamedTuple):
+    """A kernel's parameter layout: what the compiler recorded
+    (pipeline-legalize-kernel-abi, docs/lowering.md "Kernel ABI"), or for
+    PTX without the record the layout the compiler gives the signature's
+    types (`recorded` False)."""
+    args: Tuple[LayoutArg, ...]
+    params: Tuple[LayoutParam, ...]
+    nbytes: int
+    recorded: bool = True
+
+
+def parse_kernel_layout(text: str) -> KernelLayout:
+    """The layout of a record's text (the lines of KernelLayout.h);
+    ValueError when it is malformed or of another version."""
+    args, params, header = [], [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line:
+            continue
+        head, _, typ = line.partition(" type=")
+        words = head.split()
+        word, index = words[0], None
+        if word != "abi":
+            if len(words) < 2 or not words[1].isdigit():
+                raise ValueError(f"line {number} {line!r}: expects an index")
+            index = int(words[1])
+            words = words[1:]
+        try:
+            fields = dict(w.split("=", 1) for w in words[1:])
+            nums = {k: int(v) for k, v in fields.items()
+                    if k not in ("kind", "field")}
+        except ValueError:
+            raise ValueError(f"line {number} {line!r}: expects key=N fields") from None
+        if word == "abi":
+            if nums.get("version") != LAYOUT_VERSION:
+                raise ValueError(f"version {nums.get('version')}; this launcher reads "
+                                 f"{LAYOUT_VERSION}")
+            header = nums
+        elif header is None:
+            raise ValueError(f"line {number} {line!r}: expects the 'abi' line first")
+        elif word == "arg" and index == len(args):
+            args.append([index, fields.get("kind", ""), nums.get("rank", -1), typ, []])
+        elif word == "param" and index == len(params) and args and \
+                nums.get("arg") == len(args) - 1:
+            p = LayoutParam(index, nums["arg"], fields.get("kind", ""),
+                            fields.get("field", ""), nums.get("dim", -1),
+                            nums.get("bits", 0), nums["offset"], nums["size"],
+                            nums["align"])
+            args[-1][4].append(p)
+            params.append(p)
+        else:
+            raise ValueError(f"line {number} {line!r}: expects arg {len(args)} or "
+                             f"param {len(params)} of the last argument")
+    if header is None:
+        raise ValueError("no 'abi' line")
+    if (header.get("args"), header.get("params")) != (len(args), len(params)):
+        raise ValueError(f"expects {header.get('args')} arguments and "
+                         f"{header.get('params')} parameters, got {len(args)} and "
+                         f"{len(params)}")
+    return KernelLayout(tuple(LayoutArg(i, k, r, t, tuple(p)) for i, k, r, t, p in args),
+                        tuple(params), header.get("bytes", 0))
+
+
+def kernel_layout(ptx: Optional[str], name: str) -> Optional[KernelLayout]:
+    """The parameter layout the compiler recorded for kernel `name` in
+    `ptx` (the `.b8` global `__pipeline_mlir_abi_<name>`), or None when the
+    PTX has none (compiled before the record existed). LaunchError when the
+    record is not one this launcher reads."""
+    if not ptx:
+        return None
+    m = re.search(r"\.b8\s+" + re.escape(LAYOUT_PREFIX + name) +
+                  r"\[\d+\]\s*=\s*\{([^}]*)\}", ptx)
+    if not m:
+        return None
+    text = bytes(int(b) for b in m.group(1).split(",")).split(b"\0", 1)[0]
+    try:
+        return parse_kernel_layout(text.decode())
+    except ValueError as e:
+        raise LaunchError(f"kernel {name}: its recorded parameter layout "
+                          f"({LAYOUT_PREFIX}{name}): {e}") from None
+
+
+def signature_layout(params) -> KernelLayout:
+    """The layout the compiler gives a signature's types (the kernel ABI of
+    docs/lowering.md), for PTX without the record: a static memref one
+    pointer, any other memref its pointer, offset, sizes and strides; a
+    tensor map a pointer; a scalar its bytes."""
+    args, flat, end = [], [], 0
+
+    def param(index, kind, field="", dim=-1, bits=0, size=8):
+        nonlocal end
+        offset = -(-end // size) * size
+        end = offset + size
+        flat.append(LayoutParam(len(flat), index, kind, field, dim, bits, offset, size,
+                                size))
+        return flat[-1]
+
+    for i, (_, ptype) in enumerate(params):
+        if isinstance(ptype, T.MemRefType):
+            ps = [param(i, "memref", "ptr")]
+            if not ptype.static:
+                ps.append(param(i, "memref", "offset"))
+                ps += [param(i, "memref", "size", d) for d in range(ptype.rank)]
+                ps += [param(i, "memref", "stride", d) for d in range(ptype.rank)]
+            args.append(LayoutArg(i, "memref", ptype.rank, str(ptype), tuple(ps)))
+        elif isinstance(ptype, T.TensorMapType) or getattr(ptype, "kind", None) == "tensormap":
+            args.append(LayoutArg(i, "tensormap", -1, str(ptype), (param(i, "tensormap"),)))
+        elif isinstance(ptype, T.ScalarType):
+            args.append(LayoutArg(i, "scalar", -1, str(ptype), (
+                param(i, "scalar", bits=ptype.bits, size=ptype.nbytes),)))
+        elif str(ptype) == "!llvm.ptr":
+            args.append(LayoutArg(i, "pointer", -1, str(ptype), (param(i, "pointer"),)))
+        else:
+            args.append(LayoutArg(i, "unknown", -1, str(ptype), ()))
+    return KernelLayout(tuple(args), tuple(flat), end, recorded=False)
+
+
+def describe_argument(arg: LayoutArg) -> str:
+    """"memref<?x4xi32>: parameters #0 to #5, 48 bytes at offset 0"."""
+    if not arg.params:
+        return arg.type
+    first, last = arg.params[0], arg.params[-1]
+    which = f"parameter #{first.index}" if first is last else \
+        f"parameters #{first.index} to #{last.index}"
+    size = last.offset + last.size - first.offset
+    return f"{arg.type}: {which}, {_nbytes(size)} at offset {first.offset}"
+
+
+def _nbytes(n):
+    return "1 byte" if n == 1 else f"{n} bytes"
+
+
+def check_layout(where, layout, params):
+    """The kernel's layout (recorded) against its signature: as many
+    arguments, each of the kind its type says; LaunchError naming the
+    argument otherwise (the PTX is of another kernel, or the signature was
+    written by hand)."""
+    if not layout.recorded:
+        return
+    if len(layout.args) != len(params):
+        raise LaunchError(
+            f"{where}: its recorded parameter layout has {len(layout.args)} arguments "
+            f"({', '.join(a.type for a in layout.args)}), its signature "
+            f"{len(params)} ({', '.join(n for n, _ in params)}): the PTX and the "
+            "signature are of different kernels")
+    for (pname, ptype), arg in zip(params, layout.args):
+        if isinstance(ptype, T.MemRefType):
+            fits = arg.kind == "memref" and arg.rank == ptype.rank
+        elif isinstance(ptype, T.TensorMapType) or getattr(ptype, "kind", None) == "tensormap":
+            fits = arg.kind == "tensormap"
+        elif isinstance(ptype, T.ScalarType):
+            # A 64-bit integer may carry a pointer's address (64 bits in
+            # the kernel ABI).
+            fits = (arg.kind == "scalar" and arg.params[0].bits == ptype.bits) or \
+                (arg.kind == "pointer" and ptype.bits == 64 and not ptype.is_float)
+        else:
+            continue  # a type the signature only spells: the record's word
+        if not fits:
+            raise LaunchError(f"{where}: argument {pname} is {ptype} in the signature, "
+                              f"{describe_argument(arg)} in the compiled "
+                              "kernel's recorded parameter layout")
+
+
+def memref_fields(arg: LayoutArg, shape) -> list:
+    """The values of a memref argument's parameters by its layout, for a
+    contiguous array of `shape`: None for its pointer (the caller's
+    address), else the offset 0, a size or a row-major stride (elements)."""
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    values = []
+    for p in arg.params:
+        if p.field in ("ptr", "allocated", "aligned"):
+            values.append(None)
+        elif p.field == "offset":
+            values.append(0)
+        elif p.field in ("size", "stride") and 0 <= p.dim < len(shape):
+            values.append((shape if p.field == "size" else strides)[p.dim])
+        else:
+            raise LaunchError(f"parameter #{p.index} holds the field {p.field!r} of "
+                              f"{arg.type}, which a launch with an array cannot give")
+    return values
+
+
+def check_launch_shape(where, params, args, grid, block, cluster, layout=None):
     """The argument count and the grid, block and cluster of a launch (a GPU
-    launch or the emulator's), as (x, y, z) tuples; LaunchError if wrong."""
+    launch or the emulator's), as (x, y, z) tuples; LaunchError if wrong.
+    With the kernel's `layout`, a missing argument is named with its
+    parameters."""
     if len(args) != len(params):
-        raise LaunchError(f"{where} takes {len(params)} arguments "
-                          f"({', '.join(n for n, _ in params)}), got {len(args)}")
+        text = (f"{where} takes {len(params)} arguments "
+                f"({', '.join(n for n, _ in params)}), got {len(args)}")
+        if layout is not None and len(args) < len(params) == len(layout.args):
+            text += "; missing " + "; ".join(
+                f"{params[i][0]} ({describe_argument(layout.args[i])})"
+                for i in range(len(args), len(params)))
+        raise LaunchError(text)
     grid = _dims(grid, "grid", where)
     block = _dims(block, "block", where)
     if math.prod(block) > 1024:
@@ -604,6 +830,20 @@ class LoadedKernel:
         self.compiled = compiled
         self.name = name
         self.params = params
+
+    @property
+    def layout(self) -> KernelLayout:
+        """The kernel's parameter layout, by which arguments are passed: the
+        one the compiler recorded in the PTX (kernel_layout; read once per
+        module), else, for PTX compiled before the record existed (a cache
+        entry an older compiler filled), the one the compiler gives the
+        signature's types (signature_layout)."""
+        layouts = getattr(self.compiled, "_layouts", None)
+        if layouts is None:
+            layouts = self.compiled._layouts = {}
+        if self.name not in layouts:
+            layouts[self.name] = kernel_layout(self.compiled.ptx, self.name)
+        return layouts[self.name] or signature_layout(self.params)
 
     def __call__(self, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1),
                  block: Union[int, Sequence[int]] = (1, 1, 1), smem: int = 0,
@@ -683,8 +923,10 @@ class LoadedKernel:
 
     def _prepare(self, args, grid, block, smem, cluster, stream):
         where = f"kernel {self.name}"
+        layout = self.layout
+        check_layout(where, layout, self.params)
         grid, block, cluster = check_launch_shape(where, self.params, args, grid, block,
-                                                  cluster)
+                                                  cluster, layout)
         if not isinstance(smem, int) or isinstance(smem, bool) or smem < 0:
             raise LaunchError(f"{where}: smem is a number of bytes, got {smem!r}")
         # Host arrays, arrays in host memory, scalars and the launch
@@ -697,8 +939,8 @@ class LoadedKernel:
             raise LaunchError(f"{where} was compiled for {self.compiled.chip}; this GPU "
                               f"({d.name}) is {d.chip}: compile with chip=\"{d.chip}a\"")
         values, keep, copy_back = [], [], []
-        for (pname, ptype), arg in zip(self.params, args):
-            values.extend(self._argument(where, pname, ptype, arg, keep, copy_back))
+        for (pname, ptype), arg, larg in zip(self.params, args, layout.args):
+            values.extend(self._argument(where, pname, ptype, arg, keep, copy_back, larg))
 
         fn = d.function(self.compiled, self.name)
         static = ctypes.c_int()
@@ -732,7 +974,11 @@ class LoadedKernel:
         return PreparedLaunch(d, fn, config, attrs, params, (values, keep), where,
                               handle), copy_back
 
-    def _argument(self, where, pname, ptype, arg, keep, copy_back):
+    def _argument(self, where, pname, ptype, arg, keep, copy_back, larg=None):
+        """The kernel parameters of argument `pname` (ctypes values), by its
+        layout `larg` (by the signature's without)."""
+        if larg is None:
+            larg = signature_layout([(pname, ptype)]).args[0]
         if isinstance(ptype, T.MemRefType):
             expect_elem = str(ptype.element)
             if isinstance(arg, np.ndarray):
@@ -756,34 +1002,52 @@ class LoadedKernel:
             if not _shape_matches(ptype, shape):
                 raise LaunchError(f"{where}: argument {pname} expects shape "
                                   f"{_shape_text(ptype)} ({ptype}), got {tuple(shape)}")
-            return memref_params(ptype, ptr, shape)
+            return memref_params(ptype, ptr, shape, larg)
         if isinstance(ptype, T.TensorMapType) or getattr(ptype, "kind", None) == "tensormap":
             if not isinstance(arg, TensorMap):
                 raise LaunchError(f"{where}: argument {pname} is a TMA descriptor: pass a "
                                   f"pm.TensorMap, got {type(arg).__name__}")
             check_tensor_map(where, pname, ptype, arg)
             keep.append(arg)
-            return [ctypes.c_uint64(arg.device.ptr)]
-        if isinstance(ptype, T.ScalarType):
+            return [_param_bytes(where, pname, larg, arg.device.ptr.to_bytes(8, "little"))]
+        if larg.kind == "pointer" and not isinstance(ptype, T.ScalarType):
+            # An `!llvm.ptr`: an address, or a TMA descriptor's.
+            address = arg.device.ptr if isinstance(arg, TensorMap) else arg
+            if isinstance(arg, TensorMap):
+                keep.append(arg)
+            if not _is_int(address) or not 0 <= address < 1 << 64:
+                raise LaunchError(f"{where}: argument {pname} is a pointer ({ptype}): pass "
+                                  f"an address (an int) or a pm.TensorMap, got "
+                                  f"{type(arg).__name__}")
+            return [_param_bytes(where, pname, larg, int(address).to_bytes(8, "little"))]
+        scalar = isinstance(ptype, T.ScalarType)
+        if scalar or (larg.kind == "scalar" and re.fullmatch(r"i\d+", larg.type)):
+            # A scalar of the signature, or an integer of any width the
+            # record describes (an i2 or i24 of MLIR text).
+            bits = ptype.bits if scalar else larg.params[0].bits
             value = arg.value if isinstance(arg, T.TypedScalar) else arg
             if isinstance(value, np.generic):
                 value = value.item()
-            if ptype.is_float:
+            if scalar and ptype.is_float:
                 if not isinstance(value, (int, float)):
                     raise LaunchError(f"{where}: argument {pname} expects a number ({ptype})")
                 if ptype.text == "f16":
-                    return [ctypes.c_uint16(int(np.float16(value).view(np.uint16)))]
-                if ptype.text == "bf16":
+                    data = np.float16(value).tobytes()
+                elif ptype.text == "bf16":
                     from .dtypes import to_bf16
-                    return [ctypes.c_uint16(int(to_bf16(np.float32(value))))]
-                return [_SCALAR_CTYPES[ptype.text](float(value))]
+                    data = np.uint16(to_bf16(np.float32(value))).tobytes()
+                else:
+                    data = bytes(_SCALAR_CTYPES[ptype.text](float(value)))
+                return [_param_bytes(where, pname, larg, data)]
             if not isinstance(value, int) or isinstance(value, bool) and ptype != T.i1:
                 raise LaunchError(f"{where}: argument {pname} expects an integer ({ptype}), "
                                   f"got {type(value).__name__}")
-            bits = ptype.bits
             if not -(1 << (bits - 1)) <= value < (1 << bits):
                 raise LaunchError(f"{where}: argument {pname} = {value} does not fit {ptype}")
-            return [_SCALAR_CTYPES[ptype.text](value)]
+            # The value in its low bits, two's complement (the kernel
+            # truncates a widened one).
+            data = (value & ((1 << bits) - 1)).to_bytes(max(1, -(-bits // 8)), "little")
+            return [_param_bytes(where, pname, larg, data)]
         raise LaunchError(f"{where}: cannot pass argument {pname} of type {ptype}")
 
 
@@ -910,19 +1174,30 @@ def _shape_text(ptype):
         ("," if ptype.rank == 1 else "") + ")"
 
 
-def memref_params(ptype, ptr, shape):
-    """The kernel parameters of a memref argument (docs/lowering.md, "Kernel
-    ABI"): one pointer for a static shape; otherwise the pointer, the
-    offset (0), the sizes and the row-major strides of the contiguous
-    array, in elements, as 64-bit integers."""
-    if ptype.static:
-        return [ctypes.c_uint64(ptr)]
-    strides, acc = [], 1
-    for d in reversed(shape):
-        strides.insert(0, acc)
-        acc *= d
-    return [ctypes.c_uint64(ptr), ctypes.c_int64(0)] + \
-        [ctypes.c_int64(d) for d in shape] + [ctypes.c_int64(s) for s in strides]
+def memref_params(ptype, ptr, shape, larg: Optional[LayoutArg] = None):
+    """The kernel parameters of a memref argument at `ptr` of `shape` by its
+    layout `larg` (memref_fields; without one, the layout the compiler
+    gives `ptype`, docs/lowering.md "Kernel ABI"): one pointer for a static
+    shape; otherwise the pointer, the offset (0), the sizes and the
+    row-major strides of the contiguous array, in elements, as 64-bit
+    integers."""
+    if larg is None:
+        larg = signature_layout([("", ptype)]).args[0]
+    if larg.kind != "memref":
+        raise LaunchError(f"an array cannot be passed as {larg.type}")
+    return [ctypes.c_uint64(ptr) if v is None else ctypes.c_int64(v)
+            for v in memref_fields(larg, shape)]
+
+
+def _param_bytes(where, pname, larg, data):
+    """The one parameter of argument `pname` (layout `larg`) holding the
+    bytes `data`, zero-extended to the parameter's size (a widened scalar);
+    LaunchError when the layout gives the argument other parameters."""
+    if len(larg.params) != 1 or larg.params[0].size < len(data):
+        raise LaunchError(f"{where}: argument {pname} is {_nbytes(len(data))}, the kernel "
+                          f"takes {describe_argument(larg)}")
+    size = larg.params[0].size
+    return (ctypes.c_uint8 * size).from_buffer_copy(data.ljust(size, b"\0"))
 
 
 _DL_DEVICES = {1: "the CPU", 3: "pinned host memory"}

@@ -2,8 +2,11 @@
 
 #include "pipeline-runtime/pmrt.h"
 #include "pipeline-c/HangRecord.h"
+#include "pipeline-c/KernelLayout.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,7 +14,10 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <set>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -114,6 +120,42 @@ int computeCapabilityMajor() { return state().ccMajor; }
 int computeCapabilityMinor() { return state().ccMinor; }
 std::string deviceName() { return state().name; }
 
+namespace {
+/// The layout records (their symbols) in the image of each module that
+/// loadModule loaded: getKernel looks up only those, since the lookup of a
+/// missing global is a failing driver call, which memcheck reports.
+std::mutex recordsMutex;
+std::map<CUmodule, std::set<std::string>> &layoutRecords() {
+  static std::map<CUmodule, std::set<std::string>> table;
+  return table;
+}
+
+void noteLayoutRecords(CUmodule module, const std::vector<char> &image) {
+  static const char kPrefix[] = PMLIR_KERNEL_LAYOUT_PREFIX;
+  const size_t prefix = sizeof(kPrefix) - 1;
+  std::set<std::string> symbols;
+  auto isIdentifier = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+  };
+  for (auto at = image.begin();
+       (at = std::search(at, image.end(), kPrefix, kPrefix + prefix)) !=
+       image.end();
+       at += prefix)
+    symbols.insert(std::string(
+        at, std::find_if_not(at + prefix, image.end(), isIdentifier)));
+  std::lock_guard<std::mutex> lock(recordsMutex);
+  layoutRecords()[module] = std::move(symbols);
+}
+
+/// Whether `module` may hold the global `symbol`: it does per its image, or
+/// it was not loaded by loadModule (unknown: looked up).
+bool mayHaveLayoutRecord(CUmodule module, const std::string &symbol) {
+  std::lock_guard<std::mutex> lock(recordsMutex);
+  auto it = layoutRecords().find(module);
+  return it == layoutRecords().end() || it->second.count(symbol);
+}
+} // namespace
+
 CUmodule loadModule(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -130,6 +172,7 @@ CUmodule loadModule(const std::string &path) {
     std::printf("ERROR: loading '%s' failed\n", path.c_str());
     reportDriverError(r, "cuModuleLoadData", __FILE__, __LINE__);
   }
+  noteLayoutRecords(module, image);
   // Only modules compiled with the hang report name its globals: looking
   // them up in the others would be a failing driver call, which
   // compute-sanitizer's memcheck reports as an error.
@@ -192,10 +235,12 @@ void resetHangReport() {
 }
 
 namespace {
-/// A kernel's launch contract: 0 where it records nothing.
+/// A kernel's launch contract: 0 where it records nothing; and its
+/// parameter layout, null without a record.
 struct Contract {
   uint64_t minThreads = 0;
   uint64_t minSmem = 0;
+  std::shared_ptr<const KernelLayout> layout;
 };
 
 /// The constant `name` of `module` (a u64), or 0 when absent.
@@ -223,7 +268,39 @@ Contract contractOf(CUfunction fn) {
   auto it = contracts().find(fn);
   return it == contracts().end() ? Contract() : it->second;
 }
+
+/// The layout record of kernel `name` of `module`, or null without one.
+/// Exits(2) when the record is not one this runtime reads.
+std::shared_ptr<const KernelLayout> readKernelLayout(CUmodule module,
+                                                     const char *name) {
+  std::string symbol = std::string(PMLIR_KERNEL_LAYOUT_PREFIX) + name;
+  if (!mayHaveLayoutRecord(module, symbol))
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  size_t bytes = 0;
+  if (cuModuleGetGlobal(&ptr, &bytes, module, symbol.c_str()) != CUDA_SUCCESS ||
+      bytes == 0)
+    return nullptr;
+  std::vector<char> text(bytes);
+  PMRT_CHECK(cuMemcpyDtoH(text.data(), ptr, bytes));
+  auto layout = std::make_shared<KernelLayout>();
+  std::string why = parseKernelLayout(
+      std::string(text.data(), strnlen(text.data(), bytes)), *layout);
+  if (!why.empty()) {
+    std::printf("ERROR: kernel '%s': its parameter layout (%s): %s\n", name,
+                symbol.c_str(), why.c_str());
+    std::fflush(stdout);
+    std::_Exit(2);
+  }
+  return layout;
+}
 } // namespace
+
+const KernelLayout *kernelLayout(CUfunction fn) {
+  std::lock_guard<std::mutex> lock(contractsMutex);
+  auto it = contracts().find(fn);
+  return it == contracts().end() ? nullptr : it->second.layout.get();
+}
 
 CUfunction getKernel(CUmodule module, const char *name) {
   CUfunction fn = nullptr;
@@ -237,6 +314,7 @@ CUfunction getKernel(CUmodule module, const char *name) {
       module, std::string("__pipeline_mlir_min_block_") + name);
   contract.minSmem =
       contractConstant(module, std::string("__pipeline_mlir_min_smem_") + name);
+  contract.layout = readKernelLayout(module, name);
   std::lock_guard<std::mutex> lock(contractsMutex);
   contracts()[fn] = contract;
   return fn;
@@ -390,10 +468,177 @@ TensorMap2D::TensorMap2D(CUdeviceptr base, CUtensorMapDataType dtype,
   storage_.upload(&map, sizeof(map));
 }
 
-KernelArgs &KernelArgs::bytes(const void *data, size_t size) {
+namespace {
+/// `text` as an unsigned number in `value`; false when it is not one.
+bool parseNumber(const std::string &text, uint64_t &value) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtoull(text.c_str(), &end, 10);
+  return errno == 0 && *end == '\0';
+}
+} // namespace
+
+std::string parseKernelLayout(const std::string &text, KernelLayout &layout) {
+  layout = KernelLayout();
+  std::istringstream in(text);
+  std::string line;
+  bool header = false;
+  uint64_t numArgs = 0, numParams = 0;
+  for (unsigned lineNo = 1; std::getline(in, line); ++lineNo) {
+    if (line.empty())
+      continue;
+    std::string where = "line " + std::to_string(lineNo) + " '" + line + "'";
+    // The line's word, its index (arg and param lines), then key=value
+    // fields; type= is the rest of the line.
+    std::istringstream words(line);
+    std::string word, index;
+    words >> word;
+    if (word != "abi")
+      words >> index;
+    std::map<std::string, std::string> fields;
+    std::string token;
+    while (words >> token) {
+      if (token.compare(0, 5, "type=") == 0) {
+        std::string rest;
+        std::getline(words, rest);
+        fields["type"] = token.substr(5) + rest;
+        break;
+      }
+      size_t eq = token.find('=');
+      if (eq == std::string::npos)
+        return where + ": expects key=value, got '" + token + "'";
+      fields[token.substr(0, eq)] = token.substr(eq + 1);
+    }
+    auto number = [&](const char *key, uint64_t &value,
+                      bool required) -> std::string {
+      auto it = fields.find(key);
+      if (it == fields.end())
+        return required ? where + ": expects " + key + "=N" : "";
+      if (!parseNumber(it->second, value))
+        return where + ": expects a number in " + key + "=, got '" +
+               it->second + "'";
+      return "";
+    };
+    std::string why;
+    if (word == "abi") {
+      uint64_t version = 0;
+      if (!(why = number("version", version, true)).empty())
+        return why;
+      if (version != PMLIR_KERNEL_LAYOUT_VERSION)
+        return "version " + std::to_string(version) + "; this runtime reads " +
+               std::to_string(PMLIR_KERNEL_LAYOUT_VERSION) +
+               " (rebuild the program with the compiler's runtime)";
+      if (!(why = number("args", numArgs, true)).empty() ||
+          !(why = number("params", numParams, true)).empty() ||
+          !(why = number("bytes", layout.bytes, true)).empty())
+        return why;
+      header = true;
+      continue;
+    }
+    if (!header)
+      return where + ": expects the 'abi' line first";
+    uint64_t at = 0;
+    if (word == "arg") {
+      if (!parseNumber(index, at) || at != layout.args.size())
+        return where + ": expects argument #" +
+               std::to_string(layout.args.size());
+      KernelLayout::Arg arg;
+      arg.kind = fields["kind"];
+      arg.type = fields["type"];
+      uint64_t rank = 0;
+      if (!(why = number("rank", rank, arg.kind == "memref")).empty())
+        return why;
+      if (arg.kind == "memref")
+        arg.rank = static_cast<int>(rank);
+      if (arg.kind.empty() || arg.type.empty())
+        return where + ": expects kind= and type=";
+      layout.args.push_back(arg);
+      continue;
+    }
+    if (word != "param")
+      return where + ": expects an abi, arg or param line";
+    if (!parseNumber(index, at) || at != layout.params.size())
+      return where + ": expects parameter #" +
+             std::to_string(layout.params.size());
+    KernelLayout::Param param;
+    uint64_t arg = 0, dim = 0, bits = 0;
+    if (!(why = number("arg", arg, true)).empty())
+      return why;
+    if (layout.args.empty() || arg + 1 != layout.args.size())
+      return where + ": expects a parameter of argument #" +
+             std::to_string(layout.args.size() - 1);
+    param.arg = static_cast<unsigned>(arg);
+    param.kind = fields["kind"];
+    param.field = fields["field"];
+    bool perDim = param.field == "size" || param.field == "stride";
+    if (!(why = number("dim", dim, perDim)).empty() ||
+        !(why = number("bits", bits, false)).empty() ||
+        !(why = number("offset", param.offset, true)).empty() ||
+        !(why = number("size", param.size, true)).empty() ||
+        !(why = number("align", param.align, true)).empty())
+      return why;
+    KernelLayout::Arg &owner = layout.args.back();
+    if (param.kind != owner.kind)
+      return where + ": expects kind=" + owner.kind + ", the argument's";
+    if (perDim && (owner.rank < 0 || dim >= uint64_t(owner.rank)))
+      return where + ": expects a dimension of the memref's " +
+             std::to_string(owner.rank);
+    if (perDim)
+      param.dim = static_cast<int>(dim);
+    param.bits = static_cast<unsigned>(bits);
+    owner.params.push_back(layout.params.size());
+    layout.params.push_back(param);
+  }
+  if (!header)
+    return "no 'abi' line";
+  if (layout.args.size() != numArgs || layout.params.size() != numParams)
+    return "expects " + std::to_string(numArgs) + " arguments and " +
+           std::to_string(numParams) + " parameters, got " +
+           std::to_string(layout.args.size()) + " and " +
+           std::to_string(layout.params.size());
+  for (size_t a = 0; a < layout.args.size(); ++a)
+    if (layout.args[a].params.empty())
+      return "argument #" + std::to_string(a) + " has no parameter";
+  return "";
+}
+
+namespace {
+/// "1 byte", "8 bytes".
+std::string byteCount(uint64_t bytes) {
+  return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+}
+} // namespace
+
+std::string describeArgument(const KernelLayout &layout, size_t arg) {
+  return "argument #" + std::to_string(arg) + " (" + layout.args[arg].type +
+         ")";
+}
+
+std::string describeParameter(const KernelLayout &layout, size_t index) {
+  const KernelLayout::Param &param = layout.params[index];
+  std::string what = "parameter #" + std::to_string(index) + " (";
+  if (!param.field.empty()) {
+    what += param.field;
+    if (param.dim >= 0)
+      what += " " + std::to_string(param.dim);
+    what += " of ";
+  }
+  return what + describeArgument(layout, param.arg) + ", " +
+         byteCount(param.size) + " at offset " + std::to_string(param.offset) +
+         ")";
+}
+
+KernelArgs &KernelArgs::value(const void *data, size_t size) {
   const auto *first = static_cast<const unsigned char *>(data);
   storage_.emplace_back(first, first + size);
   return *this;
+}
+
+KernelArgs &KernelArgs::bytes(const void *data, size_t size) {
+  groups_.push_back({storage_.size(), 1, -1});
+  return value(data, size);
 }
 
 KernelArgs &KernelArgs::ptr(CUdeviceptr p) { return bytes(&p, sizeof(p)); }
@@ -412,12 +657,14 @@ KernelArgs &KernelArgs::memref(CUdeviceptr base, int64_t offset,
                  sizes.size(), strides.size());
     std::exit(2);
   }
-  ptr(base);
-  i64(offset);
-  for (int64_t size : sizes)
-    i64(size);
-  for (int64_t stride : strides)
-    i64(stride);
+  groups_.push_back(
+      {storage_.size(), 2 + 2 * sizes.size(), static_cast<int>(sizes.size())});
+  value(&base, sizeof(base));
+  value(&offset, sizeof(offset));
+  for (const int64_t &size : sizes)
+    value(&size, sizeof(size));
+  for (const int64_t &stride : strides)
+    value(&stride, sizeof(stride));
   return *this;
 }
 
@@ -437,6 +684,81 @@ void **KernelArgs::data() {
   for (auto &bytes : storage_)
     pointers_.push_back(bytes.data());
   return pointers_.empty() ? nullptr : pointers_.data();
+}
+
+std::string KernelArgs::pack(const KernelLayout &layout,
+                             std::vector<void *> &params) {
+  params.clear();
+  // One value per parameter, of its size: as given (a dynamic memref may
+  // be given field by field).
+  bool asGiven = storage_.size() == layout.params.size();
+  for (size_t j = 0; asGiven && j < storage_.size(); ++j)
+    asGiven = storage_[j].size() == layout.params[j].size;
+  if (asGiven) {
+    for (auto &value : storage_)
+      params.push_back(value.data());
+    return "";
+  }
+  if (groups_.size() != layout.args.size()) {
+    std::string want;
+    for (size_t a = 0; a < layout.args.size(); ++a)
+      want += (a ? ", " : "") + layout.args[a].type;
+    return "the kernel takes " + std::to_string(layout.args.size()) +
+           " arguments (" + want + ") in " +
+           std::to_string(layout.params.size()) +
+           " parameters (its recorded layout), got " +
+           std::to_string(groups_.size()) + " arguments in " +
+           std::to_string(storage_.size()) + " values";
+  }
+  for (size_t a = 0; a < groups_.size(); ++a) {
+    const Group &group = groups_[a];
+    const KernelLayout::Arg &arg = layout.args[a];
+    if (group.rank >= 0) {
+      if (arg.kind != "memref")
+        return describeArgument(layout, a) + " is a " + arg.kind +
+               ", got a memref of rank " + std::to_string(group.rank);
+      if (arg.rank != group.rank)
+        return describeArgument(layout, a) + " is a memref of rank " +
+               std::to_string(arg.rank) + ", got a memref of rank " +
+               std::to_string(group.rank);
+      // Its pointer (the allocated and the aligned one without the
+      // bare-pointer convention), offset, sizes and strides: what its
+      // parameters hold.
+      for (size_t j : arg.params) {
+        const KernelLayout::Param &param = layout.params[j];
+        size_t at = 0;
+        if (param.field == "offset")
+          at = 1;
+        else if (param.field == "size")
+          at = 2 + param.dim;
+        else if (param.field == "stride")
+          at = 2 + group.rank + param.dim;
+        else if (param.field != "ptr" && param.field != "allocated" &&
+                 param.field != "aligned")
+          return describeParameter(layout, j) + " holds the field '" +
+                 param.field + "', which memref() does not give";
+        params.push_back(storage_[group.first + at].data());
+      }
+      continue;
+    }
+    size_t j = arg.params.front();
+    size_t given = storage_[group.first].size();
+    if (arg.params.size() != 1)
+      return describeArgument(layout, a) + " is passed in " +
+             std::to_string(arg.params.size()) + " parameters" +
+             (arg.kind == "memref"
+                  ? " (its pointer, offset, sizes and strides): pass it with "
+                    "memref(base, sizes) or memref(base, offset, sizes, "
+                    "strides)"
+                  : "") +
+             ", got one value of " + byteCount(given);
+    if (given != layout.params[j].size)
+      return describeParameter(layout, j) + " takes " +
+             byteCount(layout.params[j].size) + ", got " +
+             std::to_string(given);
+    params.push_back(storage_[group.first].data());
+  }
+  return "";
 }
 
 double timeoutSeconds() {
@@ -562,7 +884,16 @@ void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
     config.attrs = attrs;
     config.numAttrs = 1;
   }
-  CUresult r = cuLaunchKernelEx(&config, fn, args.data(), nullptr);
+  // Packed by the kernel's recorded layout; as given without one.
+  std::vector<void *> params;
+  void **data = args.data();
+  if (const KernelLayout *layout = kernelLayout(fn)) {
+    orExit(std::string("launch of test ") + test +
+               ": arguments refused by the kernel's parameter layout",
+           args.pack(*layout, params), 0);
+    data = params.empty() ? nullptr : params.data();
+  }
+  CUresult r = cuLaunchKernelEx(&config, fn, data, nullptr);
   if (r != CUDA_SUCCESS) {
     std::printf("ERROR: launch of test %s failed\n", test);
     reportDriverError(r, "cuLaunchKernelEx", __FILE__, __LINE__);

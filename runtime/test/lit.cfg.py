@@ -13,7 +13,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.runtime_obj_root
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -23,6 +23,14 @@ if config.pmrt_check and os.path.exists(config.pmrt_check):
     config.available_features.add("pmrt")
     config.substitutions.append(("%pmrt_check", config.pmrt_check))
     config.substitutions.append(("%cuda_stubs", config.cuda_stubs_dir))
+
+# The compiler of the same build (<build>/bin, two levels above this
+# suite's <build>/runtime/test), for the tests of what it records.
+_compile = os.path.join(config.runtime_obj_root, os.pardir, os.pardir, "bin",
+                        "pipeline-compile")
+if os.path.exists(_compile):
+    config.available_features.add("pipeline-compile")
+    config.substitutions.append(("%pipeline_compile", os.path.normpath(_compile)))
 
 
 def _has_gpu():

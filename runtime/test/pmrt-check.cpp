@@ -13,6 +13,16 @@
 //                            before any driver call
 //   pmrt-check --gpu         init, buffer copies and fills, a TMA
 //                            descriptor (needs a GPU)
+//   pmrt-check --layout PTX KERNEL
+//                            reads the parameter layout the compiler
+//                            recorded for KERNEL in the PTX file, prints it,
+//                            and packs arguments by it; no driver call
+//   pmrt-check --gpu-layout MODULE KERNEL
+//                            loads the module (cubin or PTX), prints the
+//                            layout getKernel read from it, and launches
+//                            KERNEL with a first argument of one byte too
+//                            many: refused before the driver is called
+//                            (needs a GPU)
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +30,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -83,6 +96,112 @@ int unitChecks() {
                  strided.size() == 4 &&
                      *static_cast<int64_t *>(strided.data()[1]) == 3 &&
                      *static_cast<int64_t *>(strided.data()[3]) == 2);
+  }
+
+  // The recorded parameter layout of a kernel k(i1, memref<?x4xi32>,
+  // memref<8xf32>, i32), as pipeline-legalize-kernel-abi writes it.
+  {
+    const char *record =
+        "abi version=1 args=4 params=9 bytes=68\n"
+        "arg 0 kind=scalar type=i1\n"
+        "param 0 arg=0 kind=scalar bits=1 offset=0 size=1 align=1\n"
+        "arg 1 kind=memref rank=2 type=memref<?x4xi32>\n"
+        "param 1 arg=1 kind=memref field=ptr offset=8 size=8 align=8\n"
+        "param 2 arg=1 kind=memref field=offset offset=16 size=8 align=8\n"
+        "param 3 arg=1 kind=memref field=size dim=0 offset=24 size=8 "
+        "align=8\n"
+        "param 4 arg=1 kind=memref field=size dim=1 offset=32 size=8 "
+        "align=8\n"
+        "param 5 arg=1 kind=memref field=stride dim=0 offset=40 size=8 "
+        "align=8\n"
+        "param 6 arg=1 kind=memref field=stride dim=1 offset=48 size=8 "
+        "align=8\n"
+        "arg 2 kind=memref rank=1 type=memref<8xf32>\n"
+        "param 7 arg=2 kind=memref field=ptr offset=56 size=8 align=8\n"
+        "arg 3 kind=scalar type=i32\n"
+        "param 8 arg=3 kind=scalar bits=32 offset=64 size=4 align=4\n";
+    pmrt::KernelLayout layout;
+    why = pmrt::parseKernelLayout(record, layout);
+    report.check(
+        "layout-parse",
+        why.empty() && layout.args.size() == 4 && layout.params.size() == 9 &&
+            layout.bytes == 68 && layout.args[1].rank == 2 &&
+            layout.args[1].params.size() == 6 &&
+            layout.params[5].field == "stride" && layout.params[5].dim == 0 &&
+            layout.params[8].bits == 32 && layout.params[8].offset == 64 &&
+            layout.args[2].type == "memref<8xf32>",
+        why);
+    // By argument: memref() passes a dynamic memref's six fields and a
+    // static one's pointer alone.
+    const CUdeviceptr other = 0x20000;
+    pmrt::KernelArgs args;
+    args.u8(1).memref(base, {5, 4}).memref(other, {8}).i32(-7);
+    std::vector<void *> params;
+    why = args.pack(layout, params);
+    auto at = [&](size_t i) {
+      int64_t v = 0;
+      std::memcpy(&v, params[i], 8);
+      return v;
+    };
+    report.check("layout-pack-memrefs",
+                 why.empty() && params.size() == 9 &&
+                     *static_cast<uint8_t *>(params[0]) == 1 &&
+                     at(1) == int64_t(base) && at(2) == 0 && at(3) == 5 &&
+                     at(4) == 4 && at(5) == 4 && at(6) == 1 &&
+                     at(7) == int64_t(other) &&
+                     *static_cast<int32_t *>(params[8]) == -7,
+                 why);
+    // As given: one value per parameter, a dynamic memref field by field.
+    pmrt::KernelArgs fields;
+    fields.u8(1).ptr(base).i64(0).i64(5).i64(4).i64(4).i64(1).ptr(other).i32(3);
+    why = fields.pack(layout, params);
+    report.check("layout-pack-as-given", why.empty() && params.size() == 9,
+                 why);
+    // Refused, naming the argument and the parameter.
+    pmrt::KernelArgs wide;
+    wide.i32(1).memref(base, {5, 4}).ptr(other).i32(3);
+    why = wide.pack(layout, params);
+    report.check("layout-scalar-size",
+                 contains(why, "parameter #0 (argument #0 (i1), 1 byte at "
+                               "offset 0) takes 1 byte, got 4"),
+                 why);
+    pmrt::KernelArgs bare;
+    bare.u8(1).ptr(base).ptr(other).i32(3);
+    why = bare.pack(layout, params);
+    report.check("layout-dynamic-memref",
+                 contains(why, "argument #1 (memref<?x4xi32>) is passed in 6 "
+                               "parameters") &&
+                     contains(why, "memref(base, sizes)"),
+                 why);
+    pmrt::KernelArgs rank;
+    rank.u8(1).memref(base, {20}).ptr(other).i32(3);
+    why = rank.pack(layout, params);
+    report.check("layout-memref-rank",
+                 contains(why, "argument #1 (memref<?x4xi32>) is a memref of "
+                               "rank 2, got a memref of rank 1"),
+                 why);
+    pmrt::KernelArgs missing;
+    missing.u8(1).memref(base, {5, 4}).ptr(other);
+    why = missing.pack(layout, params);
+    report.check("layout-count",
+                 contains(why, "the kernel takes 4 arguments (i1, "
+                               "memref<?x4xi32>, memref<8xf32>, i32) in 9 "
+                               "parameters") &&
+                     contains(why, "got 3 arguments in 8 values"),
+                 why);
+    pmrt::KernelLayout newer;
+    why = pmrt::parseKernelLayout("abi version=2 args=0 params=0 bytes=0\n",
+                                  newer);
+    report.check("layout-version",
+                 contains(why, "version 2; this runtime reads 1"), why);
+    why = pmrt::parseKernelLayout(
+        "abi version=1 args=1 params=1 bytes=8\n"
+        "arg 0 kind=memref rank=1 type=memref<?xf32>\n"
+        "param 0 arg=0 kind=memref field=size dim=1 offset=0 size=8 "
+        "align=8\n",
+        newer);
+    report.check("layout-dim", contains(why, "a dimension of the memref's 1"),
+                 why);
   }
 
   // Launch geometry.
@@ -169,6 +288,114 @@ int gpuChecks() {
   return report.finish();
 }
 
+/// The text of the global `symbol` of a PTX file (`.b8 symbol[N] = {...}`),
+/// up to its NUL; "" when the file has none.
+std::string ptxGlobalText(const std::string &ptx, const std::string &symbol) {
+  std::smatch match;
+  if (!std::regex_search(ptx, match,
+                         std::regex("\\.b8\\s+" + symbol +
+                                    "\\[\\d+\\]\\s*=\\s*\\{([^}]*)\\}")))
+    return "";
+  std::string text, byte;
+  std::istringstream bytes(match[1].str());
+  while (std::getline(bytes, byte, ',')) {
+    char c = static_cast<char>(std::stoi(byte));
+    if (c == '\0')
+      break;
+    text += c;
+  }
+  return text;
+}
+
+/// Arguments by `layout`: a scalar's value its argument index, memrefs of
+/// extent 2 in every dimension at 0x10000 + 0x100 x the argument index,
+/// other arguments as many zero bytes as their parameter; the first
+/// argument one byte longer with `wrong`.
+void buildArgs(const pmrt::KernelLayout &layout, pmrt::KernelArgs &args,
+               bool wrong) {
+  for (size_t a = 0; a < layout.args.size(); ++a) {
+    const pmrt::KernelLayout::Arg &arg = layout.args[a];
+    CUdeviceptr address = 0x10000 + 0x100 * a;
+    if (arg.kind == "memref") {
+      args.memref(address, std::vector<int64_t>(arg.rank, 2));
+      continue;
+    }
+    std::vector<unsigned char> bytes(
+        layout.params[arg.params.front()].size + (wrong && a == 0), 0);
+    bytes[0] = static_cast<unsigned char>(a);
+    args.bytes(bytes.data(), bytes.size());
+  }
+}
+
+/// --layout: the record of `kernel` in the PTX file at `path`, parsed and
+/// printed; then arguments built from it (buildArgs) packed by it, and with
+/// a first argument of one byte more (refused).
+int layoutChecks(const std::string &path, const std::string &kernel) {
+  std::ifstream in(path);
+  std::stringstream ptx;
+  ptx << in.rdbuf();
+  std::string text = ptxGlobalText(ptx.str(), "__pipeline_mlir_abi_" + kernel);
+  if (text.empty()) {
+    std::printf("no layout record of %s in %s\n", kernel.c_str(), path.c_str());
+    return 1;
+  }
+  pmrt::KernelLayout layout;
+  std::string why = pmrt::parseKernelLayout(text, layout);
+  if (!why.empty()) {
+    std::printf("malformed record: %s\n", why.c_str());
+    return 1;
+  }
+  std::printf("%zu arguments, %zu parameters, %llu bytes\n", layout.args.size(),
+              layout.params.size(),
+              static_cast<unsigned long long>(layout.bytes));
+  for (size_t j = 0; j < layout.params.size(); ++j)
+    std::printf("%s\n", pmrt::describeParameter(layout, j).c_str());
+  pmrt::KernelArgs args;
+  buildArgs(layout, args, false);
+  std::vector<void *> params;
+  why = args.pack(layout, params);
+  if (!why.empty()) {
+    std::printf("refused: %s\n", why.c_str());
+    return 1;
+  }
+  std::printf("packed %zu parameters:", params.size());
+  for (size_t j = 0; j < params.size(); ++j) {
+    uint64_t value = 0;
+    std::memcpy(&value, params[j],
+                std::min<uint64_t>(layout.params[j].size, 8));
+    std::printf(" %#llx", static_cast<unsigned long long>(value));
+  }
+  std::printf("\n");
+  pmrt::KernelArgs wrong;
+  buildArgs(layout, wrong, true);
+  std::printf("refused: %s\n", wrong.pack(layout, params).c_str());
+  return 0;
+}
+
+/// --gpu-layout: the record as getKernel reads it through the driver, then a
+/// launch it refuses.
+int gpuLayoutChecks(const std::string &path, const std::string &kernel) {
+  pmrt::init();
+  CUmodule module = pmrt::loadModule(path);
+  CUfunction fn = pmrt::getKernel(module, kernel.c_str());
+  const pmrt::KernelLayout *layout = pmrt::kernelLayout(fn);
+  if (!layout) {
+    std::printf("no layout record of %s\n", kernel.c_str());
+    return 1;
+  }
+  std::printf("%zu arguments, %zu parameters, %llu bytes\n",
+              layout->args.size(), layout->params.size(),
+              static_cast<unsigned long long>(layout->bytes));
+  for (size_t j = 0; j < layout->params.size(); ++j)
+    std::printf("%s\n", pmrt::describeParameter(*layout, j).c_str());
+  std::fflush(stdout);
+  pmrt::KernelArgs args;
+  buildArgs(*layout, args, true);
+  pmrt::launch("gpu-layout", fn, pmrt::LaunchConfig(), args);
+  std::printf("launched\n");
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -195,6 +422,10 @@ int main(int argc, char **argv) {
   }
   if (mode == "--gpu")
     return gpuChecks();
+  if (mode == "--layout" && argc == 4)
+    return layoutChecks(argv[2], argv[3]);
+  if (mode == "--gpu-layout" && argc == 4)
+    return gpuLayoutChecks(argv[2], argv[3]);
   std::fprintf(stderr, "pmrt-check: unknown mode '%s'\n", mode.c_str());
   return 2;
 }

@@ -65,6 +65,18 @@ def LegalizeKernelABI : Pass<"pipeline-legalize-kernel-abi", "::mlir::ModuleOp">
     - A host function whose signature has a memref in a GPU address space
       (workgroup, private) is an error: upstream's host conversion only
       prints an error for it and goes on.
+
+    Every kernel's parameter layout is recorded for the launchers, as the
+    launch contract is: the constant global `__pipeline_mlir_abi_<kernel>`
+    of its gpu.module (text in global memory, a `.visible .global` of the
+    PTX and a symbol of the cubin) says, per parameter, the argument it
+    comes from, what it holds (a scalar of W bits, a vector, an aggregate,
+    a pointer, a tensor map, a field of a memref descriptor: its pointer,
+    offset, a size or a stride), its offset, size and alignment in the
+    parameter buffer
+    (include/pipeline-c/KernelLayout.h; docs/lowering.md, "Kernel ABI").
+    The host runtime and the Python launcher pass arguments by it. A record
+    already in the module (an earlier run) is kept.
   }];
   let statistics = [
     Statistic<"numDescriptors", "descriptor-arguments",

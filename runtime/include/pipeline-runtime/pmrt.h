@@ -173,12 +173,63 @@ std::string checkLaunchConfig(const LaunchConfig &cfg);
 /// launch() before the driver is called.
 std::string checkLaunchContract(CUfunction fn, const LaunchConfig &cfg);
 
+/// A kernel's parameter layout as the compiler recorded it
+/// (pipeline-legalize-kernel-abi: the module's global
+/// `__pipeline_mlir_abi_<kernel>`, include/pipeline-c/KernelLayout.h,
+/// docs/lowering.md "Kernel ABI"): the kernel's arguments in order, and the
+/// parameters each is passed in.
+struct KernelLayout {
+  struct Param {
+    unsigned arg = 0;  ///< the argument it comes from
+    std::string kind;  ///< the argument's kind
+    std::string field; ///< of a memref: ptr, allocated, aligned, offset,
+                       ///< size, stride; of an unranked one: rank, ptr
+    int dim = -1;      ///< of a size or a stride
+    unsigned bits = 0; ///< of a scalar: its significant bits
+    uint64_t offset = 0, size = 0, align = 1;
+  };
+  struct Arg {
+    /// scalar, vector, aggregate, pointer, tensormap, memref,
+    /// unranked-memref.
+    std::string kind;
+    int rank = -1;              ///< of a memref
+    std::string type;           ///< its MLIR type
+    std::vector<size_t> params; ///< its parameters (indices into params)
+  };
+  std::vector<Arg> args;
+  std::vector<Param> params;
+  uint64_t bytes = 0; ///< the end of the last parameter
+};
+
+/// Parses a layout record (the text of the global). Returns "" or why the
+/// text is not a record of the version this runtime reads.
+std::string parseKernelLayout(const std::string &text, KernelLayout &layout);
+
+/// "argument #1 (memref<?x4xi32>)".
+std::string describeArgument(const KernelLayout &layout, size_t arg);
+
+/// "parameter #3 (size 0 of argument #1 (memref<?x4xi32>), 8 bytes at
+/// offset 16)".
+std::string describeParameter(const KernelLayout &layout, size_t param);
+
+/// The recorded layout of a kernel returned by getKernel(), or null: a
+/// kernel compiled without the record (an older compiler, another
+/// front end) has none, and launch() passes its KernelArgs as they are,
+/// unchecked, as before the record existed.
+const KernelLayout *kernelLayout(CUfunction fn);
+
 /// Kernel parameters in declaration order, as the kernel ABI of
 /// docs/lowering.md has them: a memref of static shape is one device
 /// pointer (ptr), any other memref its pointer, offset, sizes and strides
 /// (memref); scalars by value, an integer of a width NVPTX cannot pass
 /// widened to the next power of two (an i2 or i7 is one byte: u8; an i33 is
 /// i64), the value in its low bits.
+///
+/// Each call adds one argument. For a kernel with a recorded layout
+/// (kernelLayout), launch() passes them by it (pack): memref() suits any
+/// memref argument, static (its pointer alone is passed) or dynamic, and
+/// an argument whose bytes do not fit its parameters is refused with the
+/// argument and the parameter named.
 class KernelArgs {
 public:
   KernelArgs &ptr(CUdeviceptr p);
@@ -201,8 +252,26 @@ public:
   void **data();
   size_t size() const { return storage_.size(); }
 
+  /// The parameters of these arguments for a kernel of `layout`, one
+  /// pointer each, in `params`: the values as given when they are one per
+  /// parameter of its size; otherwise argument by argument, a memref()
+  /// giving the fields of the descriptor its parameters hold (its pointer
+  /// alone for a static memref) and any other argument one value per
+  /// parameter of the parameter's size. Returns "" or why the arguments
+  /// do not fit, naming the argument and the parameter.
+  std::string pack(const KernelLayout &layout, std::vector<void *> &params);
+
 private:
+  /// The values of one argument: storage_[first, first + count); a
+  /// memref() of `rank` (-1 for any other call).
+  struct Group {
+    size_t first;
+    size_t count;
+    int rank;
+  };
+  KernelArgs &value(const void *data, size_t size);
   std::vector<std::vector<unsigned char>> storage_;
+  std::vector<Group> groups_;
   std::vector<void *> pointers_;
 };
 
@@ -212,9 +281,10 @@ CUstream stream();
 
 /// Launches `fn` with cuLaunchKernelEx on the runtime's stream, like
 /// launchAndWait, and returns without waiting; follow with
-/// waitWithWatchdog(test). An invalid `cfg` (checkLaunchConfig) or one the
-/// kernel's contract refuses (checkLaunchContract) is reported and
-/// exits(2).
+/// waitWithWatchdog(test). An invalid `cfg` (checkLaunchConfig), one the
+/// kernel's contract refuses (checkLaunchContract) or arguments that do
+/// not fit the kernel's recorded layout (KernelArgs::pack) are reported
+/// and exit(2).
 void launch(const char *test, CUfunction fn, const LaunchConfig &cfg,
             KernelArgs &args);
 

@@ -3,6 +3,8 @@
 // byte-identical to the PTX of the compiler before the report existed
 // (Inputs/warp_specialized.sm_90a.ptx; regenerate it only for a deliberate
 // change of the lowering, and say why in the commit). Last regenerated for
+// the kernel's recorded parameter layout (one `.visible .global .b8` array,
+// __pipeline_mlir_abi_copy_through_pipeline); before that for
 // the least block of the launch contract (one more `.visible .const` u64,
 // the 64 threads the example's two warp roles need); before that for the
 // launch contract's dynamic shared memory (one `.visible .const` u64, 576
