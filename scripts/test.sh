@@ -50,6 +50,9 @@ fi
 # The Python package's op syntax and hang-record layout, generated from the
 # ODS and include/pipeline-c/HangRecord.h, must match them.
 /usr/bin/python3 "$ROOT/scripts/gen-python.py" --check || status=1
+# The showcase examples are generated from the builder programs
+# (python/pipeline_mlir/kernels/) and must match them.
+/usr/bin/python3 "$ROOT/scripts/gen-examples.py" --check || status=1
 
 # The C++ sources follow .clang-format.
 "$ROOT/scripts/check-format.sh" || status=1

@@ -13,7 +13,10 @@ schedule, without its tuning:
     MN-major), O, the row maxima and sums carried through the key loop
     (pm.range(carry=)); then O / l and the log-sum-exp stored, clipped at
     seqlen.
-Python loops unroll the per-register work; `pm.op` writes the NVVM ops.
+Python loops unroll the per-register work; the NVIDIA layer
+(pipeline_mlir.nvidia: `hopper` for shared-memory layouts, wgmma
+descriptors, accumulators and stmatrix, `common` for barriers, fences,
+shuffles and math) writes the NVVM ops.
 
     python3 python/examples/attention_builder.py [--head-dim 64] [--causal]   # needs torch
 """
@@ -24,87 +27,29 @@ import sys
 
 sys.path.insert(0, __file__.rsplit("/examples/", 1)[0])
 import pipeline_mlir as pm  # noqa: E402
-from pipeline_mlir.types import OpaqueType  # noqa: E402
+from pipeline_mlir.nvidia import common, hopper  # noqa: E402
+from pipeline_mlir.nvidia.hopper import Accumulator, FragmentStore, SmemLayout  # noqa: E402
 
 BM = BN = 128
 STAGES = 2
-TILE = 128 * 64 * 2          # one 128 x 64 bf16 sub-tile (128-byte rows)
-K_MAJOR = (1 << 16) | (64 << 32) | (1 << 62)
-V2F32, V2BF16 = OpaqueType("vector<2xf32>"), OpaqueType("vector<2xbf16>")
 NEG_INF = float("-inf")
-
-
-def _struct(n):
-    return OpaqueType("!llvm.struct<(" + ", ".join(["f32"] * n) + ")>")
-
-
-def _wgmma(acc, a, b, n, acc_type, b_layout):
-    return pm.op("nvvm.wgmma.mma_async", [acc, a, b], [acc_type], properties=(
-        f"{{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<{b_layout}>, "
-        "scaleA = #nvvm.wgmma_scale_in<one>, scaleB = #nvvm.wgmma_scale_in<one>, "
-        "scaleD = #nvvm.wgmma_scale_out<one>, "
-        f"shape = #nvvm.shape<m = 64, n = {n}, k = 16>, typeA = #nvvm.wgmma_type<bf16>, "
-        "typeB = #nvvm.wgmma_type<bf16>, typeD = #nvvm.wgmma_type<f32>}"))
-
-
-def _get(acc, i):
-    return pm.op("llvm.extractvalue", [acc], [pm.f32], properties=f"{{position = array<i64: {i}>}}")
-
-
-def _set(acc, i, v, acc_type):
-    return pm.op("llvm.insertvalue", [acc, v], [acc_type],
-                 properties=f"{{position = array<i64: {i}>}}")
-
-
-def _zeros(n, acc_type):
-    acc = pm.op("llvm.mlir.undef", [], [acc_type])
-    zero = pm.constant(0.0, pm.f32)
-    for i in range(n):
-        acc = _set(acc, i, zero, acc_type)
-    return acc
-
-
-def _max(a, b):
-    return pm.op("arith.maxnumf", [a, b], [pm.f32])
-
-
-def _exp2(x):
-    return pm.op("math.exp2", [x], [pm.f32])
-
-
-def _shfl_xor(x, offset):
-    return pm.op("nvvm.shfl.sync", [pm.constant(-1, pm.i32), x, pm.constant(offset, pm.i32),
-                                    pm.constant(31, pm.i32)], [pm.f32],
-                 properties="{kind = #nvvm<shfl_kind bfly>}")
-
-
-def _bf16x2(x, y):
-    v = pm.op("vector.from_elements", [x, y], [V2F32])
-    return pm.op("llvm.bitcast", [pm.op("arith.truncf", [v], [V2BF16])], [pm.i32])
-
-
-def _desc(addr, hi):
-    return ((addr.cast(pm.i64) >> 4) & 0x3FFF) | pm.constant(hi, pm.i64)
-
-
-def _warpgroup_barrier(bar_id):
-    pm.op("nvvm.barrier", [bar_id, pm.constant(128, pm.i32)],
-          properties="{operandSegmentSizes = array<i32: 1, 1, 0>}")
 
 
 def make_kernel(head_dim=128, causal=False):
     """The kernel for one head_dim and masking."""
     D = head_dim  # noqa: N806
     halves = D // 64
-    n_s, n_o = BN // 2, D // 2
-    AccS, AccO = _struct(n_s), _struct(n_o)  # noqa: N806
+    # How the tiles lie in shared memory (128-byte swizzle, 64-column
+    # sub-tiles one under the other, as TMA writes them): Q and K K-major
+    # for S = Q K^T, V MN-major for O = P V (no transpose), P K-major.
+    q_layout, k_layout = SmemLayout(BM, D), SmemLayout(BN, D)
+    v_layout, p_layout = SmemLayout(BN, D, major="MN"), SmemLayout(64, BN)
     q_off = 1024
-    k_off = q_off + halves * TILE
-    v_off = k_off + STAGES * halves * TILE
-    p_off = v_off + STAGES * halves * TILE
-    smem_bytes = p_off + 2 * 2 * 64 * 64 * 2
+    k_off = q_off + q_layout.nbytes
+    v_off = k_off + STAGES * k_layout.nbytes
+    p_off = v_off + STAGES * v_layout.nbytes
+    smem_bytes = p_off + 2 * p_layout.nbytes
     In = pm.memref((1, 128, 64), pm.bf16, pm.smem)  # noqa: N806 (a TMA box)
-    v_major = ((TILE >> 4) << 16) | (64 << 32) | (1 << 62)  # MN-major: LBO = next 64 columns
 
     @pm.kernel(block=384, name=f"attention_d{D}{'_causal' if causal else ''}")
     def attention(q_map: pm.tensormap(In, swizzle="swizzle_128b"),
@@ -121,7 +66,7 @@ def make_kernel(head_dim=128, causal=False):
         kv_blocks = (seqlen + (BN - 1)) // BN
         mask_from = kv_blocks - 1
         if causal:  # key blocks up to the diagonal, which is the last (BM = BN)
-            kv_blocks = pm.op("arith.minui", [kv_blocks, qb + 1], [pm.index])
+            kv_blocks = common.minui(kv_blocks, qb + 1)
             mask_from = qb
         smem = pm.dynamic_shared_memory()
         tq = pm.tile_pipeline(pm.pipeline(smem, 0, stages=1),
@@ -134,8 +79,7 @@ def make_kernel(head_dim=128, causal=False):
             tp.init(producer=1, consumer=2)
         wg = tid // 128
         with pm.if_(wg == 0) as producer:
-            pm.op("nvvm.setmaxregister",
-                  properties="{action = #nvvm<action decrease>, regCount = 24 : i32}")
+            common.setmaxnreg("decrease", 24)
             with pm.if_(tid == 0):
                 def load(tp, desc, row0):
                     s = tp.acquire_producer()
@@ -151,137 +95,99 @@ def make_kernel(head_dim=128, causal=False):
                 for tp in (tq, tk, tv):
                     tp.drain_producer()
         with producer.else_():
-            pm.op("nvvm.setmaxregister",
-                  properties="{action = #nvvm<action increase>, regCount = 240 : i32}")
+            common.setmaxnreg("increase", 240)
             cw = wg - 1
             ltid = tid % 128
             warp, lane = ltid // 32, tid % 32
             leader = ltid == 0
             bar_id = (cw + 1).cast(pm.i32)
-            base = pm.op("memref.extract_aligned_pointer_as_index", [smem], [pm.index])
-            # This thread's rows of the warpgroup's accumulators, and its
-            # first column (8 c + 2 (lane % 4) + {0, 1} for c = 0, 1, ..).
-            row_a = m0 + cw * 64 + warp * 16 + lane // 4
-            row_b = row_a + 8
+            # This thread's two rows of the warpgroup's accumulators
+            # (Accumulator.half 0 and 1) and its first column 2 (lane % 4).
+            rows = (m0 + cw * 64 + warp * 16 + lane // 4,)
+            rows += (rows[0] + 8,)
             col_q = (lane % 4) * 2
-            # stmatrix: lane l of warp w gives row w*16 + ((l>>3)&1)*8 + (l&7)
-            # of the 64 x 64 sub-tile, 16-byte chunk 2(g&3) ^ ((l&7) ^ (l>>4))
-            # of 16-column group g (the 128-byte swizzle).
-            p_base = base + p_off + cw * (2 * 64 * 64 * 2)
-            st_row = warp * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)
-            x = (lane & 7) ^ (lane >> 4)
-            thr = [p_base + st_row * 128 + (x ^ (2 * g)) * 16 for g in range(4)]
+            # P: this warpgroup's 64 x 128 bf16 tile, written with stmatrix.
+            p_base = common.smem_address(pm.view(smem, p_off + cw * p_layout.nbytes,
+                                                 (2, 64, 64), pm.bf16))
+            p_frag = FragmentStore(p_base, warp, lane)
+            p_descs = p_layout.descriptors(p_base)
 
             sq = tq.acquire_consumer()
-            q_addr = base + q_off + cw * (64 * 128)
-            q_desc = [_desc(q_addr + (kk // 4) * TILE + (kk % 4) * 32, K_MAJOR)
-                      for kk in range(D // 16)]
+            # This warpgroup's 64 rows of Q.
+            q_descs = q_layout.descriptors(common.smem_address(sq.payload(0))
+                                           + cw * q_layout.offset(64, 0))
             ninf = pm.constant(NEG_INF, pm.f32)
             zero = pm.constant(0.0, pm.f32)
-            with pm.range(kv_blocks, carry=[_zeros(n_o, AccO), ninf, ninf, zero, zero]) as loop:
-                acc_o, m_a, m_b, l_a, l_b = loop.carried
+            o_zero = Accumulator.fill(D, 0.0)
+            with pm.range(kv_blocks, carry=[o_zero.value, ninf, ninf, zero, zero]) as loop:
+                acc_o = Accumulator.of(D, loop.carried[0])
+                m_old, l_old = loop.carried[1:3], loop.carried[3:5]
                 j = loop.iv
-                # S = Q K^T
+                # S = Q K^T, waited for.
                 sk = tk.acquire_consumer()
-                k_addr = base + k_off + sk.index * (halves * TILE)
-                s_acc = _zeros(n_s, AccS)
-                pm.op("nvvm.wgmma.fence.aligned")
-                for kk in range(D // 16):
-                    k_desc = _desc(k_addr + (kk // 4) * TILE + (kk % 4) * 32, K_MAJOR)
-                    s_acc = _wgmma(s_acc, q_desc[kk], k_desc, BN, AccS, "col")
-                pm.op("nvvm.wgmma.commit.group.sync.aligned")
-                pm.op("nvvm.wgmma.wait.group.sync.aligned", properties="{group = 0 : i64}")
+                k_descs = k_layout.descriptors(common.smem_address(sk.payload(0)))
+                s = hopper.mma_tile(Accumulator.undef(BN), q_descs, k_descs, overwrite=True)
+                hopper.wait_group(0)
                 with pm.if_(leader):
                     sk.arrive()
                 sk.release()
-                # Masking: key n0 + 8 c + col_q + (i & 1) is kept iff it is
+                # Masking: key n0 + 2 (lane % 4) + column(i) is kept iff it is
                 # below lim (seqlen, and causal: row + 1) on the blocks that
                 # need it; elsewhere lim is past every key.
-                n0 = j * BN
                 masked = j >= mask_from
-                big = pm.constant(1 << 30, pm.i32)
                 lims = []
-                for row in (row_a, row_b):
-                    lim = seqlen
-                    if causal:
-                        lim = pm.op("arith.minui", [row + 1, seqlen], [pm.index])
-                    lim = (lim - n0 - col_q).cast(pm.i32)
-                    lims.append(pm.op("arith.select", [masked, lim, big], [pm.i32]))
-                vals = []
-                for i in range(n_s):
-                    off = 8 * (i // 4) + (i & 1)
-                    v = _get(s_acc, i)
-                    keep = lims[(i % 4) // 2] > pm.constant(off, pm.i32)
-                    vals.append(pm.op("arith.select", [keep, v, ninf], [pm.f32]))
-                # The online softmax, per row (a: registers i % 4 < 2, b: the rest).
-                p = [None] * n_s
-                new = {}
-                for r, m_old, l_old in (("a", m_a, l_a), ("b", m_b, l_b)):
-                    idx = [i for i in range(n_s) if (i % 4 < 2) == (r == "a")]
-                    mx = vals[idx[0]]
-                    for i in idx[1:]:
-                        mx = _max(mx, vals[i])
-                    mx = _max(mx, _shfl_xor(mx, 1))
-                    mx = _max(mx, _shfl_xor(mx, 2))
-                    m_new = _max(m_old, mx)
-                    m_use = pm.op("arith.select", [m_new == ninf, zero, m_new], [pm.f32])
-                    ms = m_use * scale_log2
-                    alpha = _exp2(m_old * scale_log2 - ms)
+                for row in rows:
+                    lim = common.minui(row + 1, seqlen) if causal else seqlen
+                    lim = (lim - j * BN - col_q).cast(pm.i32)
+                    lims.append(common.select(masked, lim, pm.constant(1 << 30, pm.i32)))
+                s = s.map(lambda i, x: common.select(
+                    lims[Accumulator.half(i)] > Accumulator.column(i), x, ninf))
+                # The online softmax, per row: max and sum over the row's 4 lanes.
+                p = [None] * s.size
+                m_new, l_new, alpha = [], [], []
+                for h in (0, 1):
+                    m = common.maxnum(m_old[h], s.row_reduce(h, common.maxnum))
+                    m_scaled = common.select(m == ninf, zero, m) * scale_log2
+                    alpha.append(common.ex2_approx(m_old[h] * scale_log2 - m_scaled))
                     total = None
-                    for i in idx:
-                        p[i] = _exp2(vals[i] * scale_log2 - ms)
+                    for i in s.row_indices(h):
+                        p[i] = common.ex2_approx(s[i] * scale_log2 - m_scaled)
                         total = p[i] if total is None else total + p[i]
-                    new[r] = (m_new, l_old * alpha + total, alpha)
+                    m_new.append(m)
+                    l_new.append(l_old[h] * alpha[h] + total)
                 # P to shared memory, then the async proxy reads it.
-                _warpgroup_barrier(bar_id)  # the last P V read these tiles
+                common.named_barrier(bar_id, 128)  # the last P V read these tiles
+                p = Accumulator(BN, elements=p)
                 for g in range(BN // 16):
-                    regs = [_bf16x2(p[8 * g + 2 * t], p[8 * g + 2 * t + 1]) for t in range(4)]
-                    addr = thr[g & 3] + (g // 4) * 8192
-                    ptr = pm.op("llvm.inttoptr", [addr.cast(pm.i64)], [OpaqueType("!llvm.ptr<3>")])
-                    pm.op("nvvm.stmatrix", [ptr] + regs, properties=(
-                        "{eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, "
-                        "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}"))
-                pm.op("nvvm.fence.proxy", properties=(
-                    "{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}"))
-                _warpgroup_barrier(bar_id)
+                    p_frag.store(p, g)
+                common.fence_proxy_async_shared()
+                common.named_barrier(bar_id, 128)
                 # O = alpha O + P V
-                for i in range(n_o):
-                    alpha = new["a" if i % 4 < 2 else "b"][2]
-                    acc_o = _set(acc_o, i, _get(acc_o, i) * alpha, AccO)
+                acc_o = acc_o.map(lambda i, x: x * alpha[Accumulator.half(i)])
                 sv = tv.acquire_consumer()
-                v_addr = base + v_off + sv.index * (halves * TILE)
-                pm.op("nvvm.wgmma.fence.aligned")
-                for kk in range(BN // 16):
-                    p_desc = _desc(p_base + (kk // 4) * 8192 + (kk % 4) * 32, K_MAJOR)
-                    v_desc = _desc(v_addr + kk * 16 * 128, v_major)
-                    acc_o = _wgmma(acc_o, p_desc, v_desc, D, AccO, "row")
-                pm.op("nvvm.wgmma.commit.group.sync.aligned")
-                pm.op("nvvm.wgmma.wait.group.sync.aligned", properties="{group = 0 : i64}")
+                v_descs = v_layout.descriptors(common.smem_address(sv.payload(0)))
+                acc_o = hopper.mma_tile(acc_o, p_descs, v_descs, b_layout=v_layout)
+                hopper.wait_group(0)
                 with pm.if_(leader):
                     sv.arrive()
                 sv.release()
-                loop.next(acc_o, new["a"][0], new["b"][0], new["a"][1], new["b"][1])
-            acc_o, m_a, m_b, l_a, l_b = loop.results
+                loop.next(acc_o.value, *m_new, *l_new)
+            acc_o = Accumulator.of(D, loop.results[0])
+            stats = loop.results[1:]
             with pm.if_(leader):
                 sq.arrive()
             sq.release()
             # O / l and the log-sum-exp; l summed over the row's 4 lanes.
-            inv, lses = [], []
-            for m_r, l_r in ((m_a, l_a), (m_b, l_b)):
-                total = l_r + _shfl_xor(l_r, 1)
-                total = total + _shfl_xor(total, 2)
-                inv.append(pm.constant(1.0, pm.f32) / total)
-                log2 = pm.op("math.log2", [total], [pm.f32])
-                lses.append((m_r * scale_log2 + log2) * math.log(2.0))
-            for r, row in enumerate((row_a, row_b)):
+            for h, row in enumerate(rows):
+                total = hopper.quad_reduce(stats[2 + h], lambda a, b: a + b)
+                inv = pm.constant(1.0, pm.f32) / total
                 with pm.if_(row < seqlen):
-                    for i in range(n_o):
-                        if (i % 4 < 2) != (r == 0):
-                            continue
-                        col = col_q + 8 * (i // 4) + (i & 1)
-                        o[batch, row, head, col] = (_get(acc_o, i) * inv[r]).cast(pm.bf16)
+                    for i in acc_o.row_indices(h):
+                        col = col_q + Accumulator.column(i)
+                        o[batch, row, head, col] = (acc_o[i] * inv).cast(pm.bf16)
                     with pm.if_(lane % 4 == 0):
-                        lse[batch, head, row] = lses[r]
+                        log2 = common.lg2_approx(total)
+                        lse[batch, head, row] = (stats[h] * scale_log2 + log2) * math.log(2.0)
 
     return attention, smem_bytes
 

@@ -9,9 +9,14 @@ The structure of examples/gemm_sm90.mlir, without its tuning:
     stage into a register accumulator carried through the k-loop
     (pm.range(carry=)), one elected thread frees the stage, and the
     epilogue stores bf16 C from registers, clipped at M and N.
-Python loops unroll what MLIR cannot loop over (the accumulator is an LLVM
-struct read with constant indices); `pm.op` writes the NVVM ops the builder
-does not wrap. Checked against a float32 matmul of the same inputs:
+The NVIDIA layer (pipeline_mlir.nvidia) gives the typed pieces: the tiles'
+shared-memory layout (`hopper.SmemLayout`), from which the wgmma
+descriptors and the TMA descriptor types follow, the accumulator as a value
+(`hopper.Accumulator`: its elements, and the row and column each one holds)
+and the wgmma calls (`hopper.mma_tile`, `hopper.wait_group`). The full
+kernel, with the release lag, the stmatrix + TMA store epilogue and its
+variants, is python/pipeline_mlir/kernels/gemm_sm90.py. Checked against a
+float32 matmul of the same inputs:
 
     /usr/bin/python3 python/examples/gemm_builder.py [--m 1000 --n 1000 --k 520] [--torch]
 """
@@ -23,44 +28,21 @@ import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/examples/", 1)[0])
 import pipeline_mlir as pm  # noqa: E402
-from pipeline_mlir.types import OpaqueType  # noqa: E402
+from pipeline_mlir.nvidia import common, hopper  # noqa: E402
 
 BM, BN, BK, STAGES = 128, 128, 64, 4
-N_ACC = BN // 2  # f32 registers per thread of a 64 x BN wgmma accumulator
-Acc = OpaqueType("!llvm.struct<(" + ", ".join(["f32"] * N_ACC) + ")>")
-ATile = pm.memref((BM, BK), pm.bf16, pm.smem)
-BTile = pm.memref((BN, BK), pm.bf16, pm.smem)
+# The A and B tiles of a stage: K-major (K contiguous), 128-byte swizzle,
+# what a TMA box of 64 bf16 (128 B) rows with SWIZZLE_128B writes.
+A_LAYOUT = hopper.SmemLayout(BM, BK)
+B_LAYOUT = hopper.SmemLayout(BN, BK)
 A_OFF = 1024                            # barriers in the first KiB
-B_OFF = A_OFF + STAGES * BM * BK * 2    # 1 KiB aligned: the swizzle repeats
-SMEM = B_OFF + STAGES * BN * BK * 2     # every 1024 B
-# wgmma descriptor of a K-major, 128-byte swizzled tile: start address >> 4
-# in bits 0-13, leading byte offset 1 (unused), stride byte offset 1024 B >> 4
-# (8 rows of 128 B), swizzle mode 1 (128 B) at bit 62.
-DESC_HI = (1 << 16) | (64 << 32) | (1 << 62)
-
-
-def wgmma_props(scale_d="one"):
-    return (f"{{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
-            f"scaleA = #nvvm.wgmma_scale_in<one>, scaleB = #nvvm.wgmma_scale_in<one>, "
-            f"scaleD = #nvvm.wgmma_scale_out<{scale_d}>, "
-            f"shape = #nvvm.shape<m = 64, n = {BN}, k = 16>, typeA = #nvvm.wgmma_type<bf16>, "
-            f"typeB = #nvvm.wgmma_type<bf16>, typeD = #nvvm.wgmma_type<f32>}}")
-
-
-def descriptor(addr):
-    """The wgmma descriptor (i64) of the tile at shared-memory byte `addr`."""
-    a = addr.cast(pm.i64)
-    return ((a >> 4) & 0x3FFF) | pm.constant(DESC_HI, pm.i64)
-
-
-def setmaxnreg(action, count):
-    pm.op("nvvm.setmaxregister",
-          properties=f"{{action = #nvvm<action {action}>, regCount = {count} : i32}}")
+B_OFF = A_OFF + STAGES * A_LAYOUT.nbytes  # 1 KiB aligned: the swizzle repeats
+SMEM = B_OFF + STAGES * B_LAYOUT.nbytes   # every 1024 B
+WARPGROUP_A_BYTES = 64 * BK * 2         # a consumer's 64 rows of the A tile
 
 
 @pm.kernel(block=384)
-def gemm_bf16(a_map: pm.tensormap(ATile, swizzle="swizzle_128b"),
-              b_map: pm.tensormap(BTile, swizzle="swizzle_128b"),
+def gemm_bf16(a_map: A_LAYOUT.tensormap(), b_map: B_LAYOUT.tensormap(),
               c: pm.memref((None, None), pm.bf16), m: pm.i32, n: pm.i32, k: pm.i32):
     tid, bid, nbid = pm.thread_id(), pm.block_id(), pm.grid_dim()
     rows, cols, depth = m.cast(pm.index), n.cast(pm.index), k.cast(pm.index)
@@ -76,7 +58,7 @@ def gemm_bf16(a_map: pm.tensormap(ATile, swizzle="swizzle_128b"),
     tp.init(producer=1, consumer=2)
     wg = tid // 128
     with pm.if_(wg == 0) as producer:
-        setmaxnreg("decrease", 40)
+        common.setmaxnreg("decrease", 40)
         with pm.if_(tid == 0):
             pm.tma_prefetch(a_map)
             pm.tma_prefetch(b_map)
@@ -92,45 +74,40 @@ def gemm_bf16(a_map: pm.tensormap(ATile, swizzle="swizzle_128b"),
                     s.release()  # the TMA completes the stage
             tp.drain_producer()
     with producer.else_():
-        setmaxnreg("increase", 232)
+        common.setmaxnreg("increase", 232)
         cw = wg - 1
         ltid = tid % 128
         warp, lane = ltid // 32, tid % 32
         leader = ltid == 0
-        base = pm.op("memref.extract_aligned_pointer_as_index", [smem], [pm.index])
-        zero = pm.constant(0.0, pm.f32)
         with pm.range(bid, tiles, nbid) as t:
             m0, n0 = (t % m_tiles) * BM, (t // m_tiles) * BN
-            acc0 = pm.op("llvm.mlir.undef", [], [Acc])
-            for i in range(N_ACC):
-                acc0 = pm.op("llvm.insertvalue", [acc0, zero], [Acc],
-                             properties=f"{{position = array<i64: {i}>}}")
-            with pm.range(k_blocks, carry=[acc0]) as loop:
-                (acc,) = loop.carried
+            # The 64 x BN f32 accumulator, zero, carried through the k-loop
+            # as its LLVM struct (acc.value).
+            zero = hopper.Accumulator.fill(BN, 0.0)
+            with pm.range(k_blocks, carry=[zero.value]) as loop:
+                acc = hopper.Accumulator.of(BN, loop.carried[0])
                 s = tp.acquire_consumer()
-                a_desc = descriptor(base + A_OFF + s.index * (BM * BK * 2) + cw * (64 * BK * 2))
-                b_desc = descriptor(base + B_OFF + s.index * (BN * BK * 2))
-                pm.op("nvvm.wgmma.fence.aligned")
-                for kk in range(BK // 16):  # +32 bytes (2 x 16) per k16 step
-                    acc = pm.op("nvvm.wgmma.mma_async", [acc, a_desc + 2 * kk, b_desc + 2 * kk],
-                                [Acc], properties=wgmma_props())
-                pm.op("nvvm.wgmma.commit.group.sync.aligned")
-                pm.op("nvvm.wgmma.wait.group.sync.aligned", properties="{group = 0 : i64}")
+                # The stage's tiles: this warpgroup's 64 rows of A, all of B;
+                # one descriptor per k16 step (BK / 16 = 4).
+                a_descs = A_LAYOUT.descriptors(common.smem_address(s.payload(0))
+                                               + cw * WARPGROUP_A_BYTES)
+                b_descs = B_LAYOUT.descriptors(common.smem_address(s.payload(1)))
+                acc = hopper.mma_tile(acc, a_descs, b_descs)  # fence, 4 wgmma, commit
+                hopper.wait_group(0)
                 with pm.if_(leader):
                     s.arrive()  # the wgmma read the stage: free it
                 s.release()  # a tile pipeline's release only steps
-                loop.next(acc)
-            (acc,) = loop.results
-            # Epilogue: register i holds row 16 warp + lane / 4 (+ 8 for i % 4
-            # >= 2), column 8 (i / 4) + 2 (lane % 4) + i % 2 of the
-            # warpgroup's 64 x BN block.
+                loop.next(acc.value)
+            acc = hopper.Accumulator.of(BN, loop.results[0])
+            # Epilogue: element i of the thread's fragment lies in row
+            # 16 warp + lane / 4 (+ 8 in its second half), column
+            # 2 (lane % 4) + Accumulator.column(i) of the warpgroup's block.
             row0 = m0 + cw * 64 + warp * 16 + lane // 4
             col0 = n0 + (lane % 4) * 2
-            for i in range(N_ACC):
-                row = row0 + 8 * ((i % 4) // 2)
-                col = col0 + 8 * (i // 4) + i % 2
-                v = pm.op("llvm.extractvalue", [acc], [pm.f32],
-                          properties=f"{{position = array<i64: {i}>}}")
+            for i in range(acc.size):
+                row = row0 + 8 * acc.half(i)
+                col = col0 + acc.column(i)
+                v = acc[i]
                 with pm.if_((row < rows) & (col < cols)):
                     c[row, col] = v.cast(pm.bf16)
 

@@ -27,6 +27,6 @@ from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchErro
 from .ir import (Kernel, Loop, Module, Stage, Value, aligned_offset, as_value, barrier,
                  block_dim, block_id, constant, dynamic_shared_memory, grid_dim, if_,
                  kernel, op, pipeline, pipeline_op, range, subview, thread_id, tile_pipeline,
-                 tma_load, tma_prefetch, view)
+                 tma_load, tma_prefetch, view, while_loop)
 from .types import (MemRefType, PipelineType, TensorMapType, bf16, f16, f32, f64, i1,
                     i8, i16, i32, i64, index, memref, smem, tensormap)

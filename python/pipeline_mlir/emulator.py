@@ -59,8 +59,8 @@ import numpy as np
 from . import types as T
 from .driver import (_ESIZE, _L2PROMO, _SWIZZLE, _TMA_DTYPES, TensorMap,
                      _check_host_argument, _check_launch_contracts,
-                     _element_name, _is_int, check_launch_shape,
-                     check_tensor_map)
+                     _element_name, _is_int, check_launch_shape, check_layout,
+                     check_tensor_map, memref_fields)
 from .errors import LaunchError, ToolchainError
 
 #: Dynamic shared memory a block may opt into on sm_90 and sm_100 (227 KiB).
@@ -315,7 +315,10 @@ def emulate(kernel: Any, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1)
     seconds before the run is stopped (EmulationError)."""
     where = f"kernel {kernel.name} (emulated)"
     params = kernel.params
-    grid, block, cluster = check_launch_shape(where, params, args, grid, block, cluster)
+    layout = kernel.layout  # the parameters the launcher passes, by the record
+    check_layout(where, layout, params)
+    grid, block, cluster = check_launch_shape(where, params, args, grid, block, cluster,
+                                              layout)
     if cluster is not None:
         for g, c in zip(grid, cluster):
             if g % c:
@@ -347,19 +350,14 @@ def emulate(kernel: Any, *args: Any, grid: Union[int, Sequence[int]] = (1, 1, 1)
     # Each argument as the simulator's spec; arrays become buffers.
     memory = _Memory()
     specs = []   # str, or ("ptr", array index), or ("tmap", map, array index)
-    for (pname, ptype), arg in zip(params, args):
+    for (pname, ptype), arg, larg in zip(params, args, layout.args):
         if isinstance(ptype, T.MemRefType):
             if not isinstance(arg, np.ndarray):
                 raise LaunchError(f"{where}: argument {pname} expects a numpy array "
                                   f"({ptype}), got {type(arg).__name__}")
-            specs.append(("ptr", memory.add(arg), pname))
-            if not ptype.static:
-                shape = arg.shape
-                strides, acc = [], 1
-                for d in reversed(shape):
-                    strides.insert(0, acc)
-                    acc *= d
-                specs += ["0"] + [str(d) for d in shape] + [str(s) for s in strides]
+            buffer = memory.add(arg)
+            specs += [("ptr", buffer, pname) if v is None else str(v)
+                      for v in memref_fields(larg, arg.shape)]
         elif isinstance(arg, HostTensorMap):
             specs.append(("tmap", arg, memory.add(arg.array)))
         elif isinstance(arg, np.ndarray) and _is_address_param(ptype):
@@ -498,12 +496,9 @@ def _gemm_sm100_kernel():
     global _sm100_gemm
     if _sm100_gemm is None:
         from .compiler import compile as _compile
-        path = pathlib.Path(__file__).resolve().parent.parent.parent / "examples" / \
-            "gemm_sm100.mlir"
-        if not path.exists():
-            raise ToolchainError(f"the sm_100a GEMM is examples/gemm_sm100.mlir of the "
-                                 f"source tree ({path} is absent)")
-        _sm100_gemm = _compile(path.read_text(), chip="sm_100a").kernel("gemm_bf16_cta2")
+        from .kernels import gemm_sm100
+        text, _ = gemm_sm100.generate()
+        _sm100_gemm = _compile(text, chip="sm_100a").kernel(gemm_sm100.KERNEL)
     return _sm100_gemm
 
 
@@ -516,8 +511,8 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
     bf16 bits). chip "sm_90a": pm.gemm's variant for the shape (`variant`
     forces one of matmul.CONFIGS; by default matmul.choose from the H100
     table), its grid planned for `sm_count` SMs. chip "sm_100a": the
-    Blackwell GEMM of examples/gemm_sm100.mlir (CTA pairs, clusters of 4),
-    read from the source tree."""
+    Blackwell GEMM of pipeline_mlir.kernels.gemm_sm100 (CTA pairs, clusters
+    of 4)."""
     from . import matmul
     what = "gemm (emulated)"
     _bf16_matrix("a", a, what)
@@ -598,14 +593,12 @@ _sm100_attention = {}
 def _attention_sm100_kernel(d, causal):
     key = (d, causal)
     if key not in _sm100_attention:
-        from . import attention_sm100
         from .compiler import compile as _compile
         from .ir import Module
-        text, smem = attention_sm100.generate(head_dim=d, causal=causal)
-        module = Module.from_mlir(
-            text, name=f"attention_sm100_d{d}{'_causal' if causal else ''}")
-        _sm100_attention[key] = (_compile(module, chip="sm_100a").kernel(
-            "attention_fwd_sm100"), smem)
+        from .kernels import attention_sm100
+        kernel, smem = attention_sm100.build(head_dim=d, causal=causal)
+        module = Module([kernel], name=f"attention_sm100_d{d}{'_causal' if causal else ''}")
+        _sm100_attention[key] = (_compile(module, chip="sm_100a").kernel(kernel.name), smem)
     return _sm100_attention[key]
 
 
@@ -615,7 +608,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool = Fal
               variant: Optional[str] = None, chip: str = "sm_90a") -> Any:
     """softmax(scale Q K^T) V in the emulator, with the kernel pm.attention
     launches (chip "sm_90a", `variant` as there) or its Blackwell twin
-    (chip "sm_100a", python/pipeline_mlir/attention_sm100.py): q, k, v
+    (chip "sm_100a", python/pipeline_mlir/kernels/attention_sm100.py): q, k, v
     numpy uint16 arrays of bf16 bits, (batch, seqlen, heads, head_dim),
     head_dim 64 or 128. Returns the output (same shape, bf16 bits), and with
     `return_lse` the log-sum-exp of the scaled scores, float32 (batch,

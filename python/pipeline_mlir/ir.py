@@ -26,6 +26,9 @@ from . import types as T
 from .errors import BuildError
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+#: The package's own kernel programs: their lines are the kernels' source
+#: locations, as a user's are (the rest of the package is the builder).
+_KERNELS_DIR = os.path.join(_PACKAGE_DIR, "kernels")
 _SKIPPED = {os.path.abspath(contextlib.__file__)}
 _state = threading.local()
 
@@ -34,6 +37,8 @@ def _is_user_code(code):
     """Code outside this package (and the context managers' module)."""
     filename = code.co_filename
     path = os.path.abspath(filename)
+    if path.startswith(_KERNELS_DIR + os.sep):
+        return True
     return not path.startswith(_PACKAGE_DIR + os.sep) and path not in _SKIPPED and \
         not filename.startswith("<frozen")
 
@@ -292,10 +297,13 @@ class Value:
     def _cmp(self, other, pred_u, pred_s, pred_f):
         other = as_value(other, self.type)
         self._same_type(other, False)
+        # i1, or a vector of i1 for vectors (their type's `mask`).
+        result = getattr(self.type, "mask", T.i1)
         if self.type.is_float:
-            return _current().op(f"{{r}} = arith.cmpf {pred_f}, {self}, {other} : {self.type}", T.i1)
+            return _current().op(f"{{r}} = arith.cmpf {pred_f}, {self}, {other} : {self.type}",
+                                 result)
         pred = pred_u if self.type.kind == "index" else pred_s
-        return _current().op(f"{{r}} = arith.cmpi {pred}, {self}, {other} : {self.type}", T.i1)
+        return _current().op(f"{{r}} = arith.cmpi {pred}, {self}, {other} : {self.type}", result)
 
     def __eq__(self, o): return self._cmp(o, "eq", "eq", "oeq")
     def __ne__(self, o): return self._cmp(o, "ne", "ne", "une")
@@ -378,7 +386,7 @@ def constant(value: Union[int, float, bool], type: T.Type = T.index) -> "Value":
             else:
                 text = hex(struct.unpack(bits[1], struct.pack(bits[0], value))[0])
     elif type == T.i1:
-        text = "true" if value else "false"
+        text = "1" if value else "0"  # `true : i1` does not parse
     else:
         value = int(value)
         lo = -(1 << (type.bits - 1)) if type.kind != "index" else -(1 << 63)
@@ -644,19 +652,23 @@ def range(start: Union["Value", int], stop: Union["Value", int, None] = None,
     """
     if stop is None:
         start, stop = 0, start
-    lo, hi, st = as_value(start), as_value(stop), as_value(step)
+    # Index bounds, or bounds of one integer type (an i32 loop: `: i32`).
+    ity = next((v.type for v in (start, stop, step) if isinstance(v, Value)), T.index)
+    ity = ity if getattr(ity, "kind", None) == "int" and ity != T.i1 else T.index
+    lo, hi, st = as_value(start, ity), as_value(stop, ity), as_value(step, ity)
     for v in (lo, hi, st):
-        if v.type != T.index:
-            raise BuildError(f"pm.range bounds are index values, got {v.type} "
-                             "(convert with .cast(pm.index))")
+        if v.type != ity:
+            raise BuildError(f"pm.range bounds are index values (or all of one integer "
+                             f"type), got {v.type} (convert with .cast(pm.index))")
+    suffix = "" if ity == T.index else f" : {ity}"
     b = _current()
     iv = b.fresh("i")
     body = _Block()
     if carry is None:
-        b.emit(f"scf.for {iv} = {lo} to {hi} step {st}", regions=[body],
+        b.emit(f"scf.for {iv} = {lo} to {hi} step {st}{suffix}", regions=[body],
                terminator="scf.yield")
         b.push(body)
-        index = Value(iv, T.index)
+        index = Value(iv, ity)
         try:
             yield index
         finally:
@@ -666,18 +678,20 @@ def range(start: Union["Value", int], stop: Union["Value", int, None] = None,
     if not inits or any(v is None for v in inits):
         raise BuildError("pm.range carry= takes a non-empty list of kernel values "
                          "(make a number one with pm.constant(x, type))")
-    args = [Value(b.fresh("c"), v.type) for v in inits]
+    # A carried stage handle stays a Stage (its iteration's and the loop's
+    # result: acquired in one iteration, released in the next).
+    args = [_like(v, b.fresh("c")) for v in inits]
     for a in args:
         a.block = body
     name = b.fresh("loop")
     types = [v.type for v in inits]
-    results = _result_values(name, types)
+    results = [_like(v, r.name) for v, r in zip(inits, _result_values(name, types))]
     head = (f"{name}{':' + str(len(types)) if len(types) > 1 else ''} = scf.for {iv} = "
             f"{lo} to {hi} step {st} iter_args("
             + ", ".join(f"{a.name} = {v}" for a, v in zip(args, inits))
-            + f") -> ({', '.join(map(str, types))})")
+            + f") -> ({', '.join(map(str, types))}){suffix}")
     op = b.emit(head, regions=[body], terminator=None)
-    loop = Loop(Value(iv, T.index), args, results)
+    loop = Loop(Value(iv, ity), args, results)
     loop.iv.block = body
     b.push(body)
     ok = False
@@ -690,6 +704,85 @@ def range(start: Union["Value", int], stop: Union["Value", int, None] = None,
         if loop.yielded is None:
             raise BuildError("a pm.range with carry= needs loop.next(values...) in its body")
         op.terminator = loop.yielded
+
+
+def _like(value, name):
+    """A new Value named `name` of `value`'s type (a Stage of its pipeline)."""
+    if isinstance(value, Stage):
+        return Stage(name, value.type, value.pipeline)
+    return Value(name, value.type)
+
+
+class WhileLoop:
+    """The scf.while of `pm.while_loop(carry=[...])`: `carried`, this
+    iteration's values (the carried values but the flag), `next(values...,
+    flag)` for the next iteration's, and the loop's `results` (the values
+    of the iteration whose flag was false) after the `with` block."""
+
+    def __init__(self, carried, results, types):
+        self.carried = carried
+        self.results = results
+        self.yielded = None
+        self._types = types
+
+    def next(self, *values):
+        if self.yielded is not None:
+            raise BuildError("loop.next(...) was already called in this loop body")
+        self.yielded = _yield_text(list(values), self._types, "loop.next")
+
+
+@contextlib.contextmanager
+def while_loop(carry: Sequence["Value"]) -> Iterator["WhileLoop"]:
+    """scf.while with carried values and its test before each iteration:
+    the LAST carried value is an i1 flag, the body runs while it is true.
+    The body gets the other carried values (`loop.carried`) and ends with
+    `loop.next(values..., flag)`; `loop.results` are the other values after
+    the loop (a persistent kernel's tile loop):
+
+        with pm.while_loop(carry=[t0, pm.constant(1, pm.i1)]) as loop:
+            (t,) = loop.carried
+            loop.next(t + 1, t < n)
+        (t_end,) = loop.results
+    """
+    inits = [v if isinstance(v, Value) else None for v in carry]
+    if not inits or any(v is None for v in inits):
+        raise BuildError("pm.while_loop carry= takes a non-empty list of kernel values, the "
+                         "last an i1 flag (make a number one with pm.constant(x, type))")
+    if inits[-1].type != T.i1:
+        raise BuildError(f"pm.while_loop: the last carried value is the i1 flag, got "
+                         f"{inits[-1].type}")
+    b = _current()
+    types = [v.type for v in inits]
+    kept = types[:-1]
+    before_args = [b.fresh("w") for _ in types]
+    before = _Block()
+    before.terminator = (f"scf.condition({before_args[-1]})" + (
+        f" {', '.join(before_args[:-1])} : {', '.join(map(str, kept))}" if kept else ""))
+    body = _Block()
+    args = [Value(b.fresh("c"), t) for t in kept]
+    for a in args:
+        a.block = body
+    body.label = ("^bb0(" + ", ".join(f"{a.name}: {a.type}" for a in args) + "):") \
+        if args else None
+    name = b.fresh("while") if kept else None
+    results = _result_values(name, kept) if kept else []
+    head = ((f"{name}{':' + str(len(kept)) if len(kept) > 1 else ''} = " if kept else "") +
+            "scf.while (" + ", ".join(f"{a} = {v}" for a, v in zip(before_args, inits)) +
+            f") : ({', '.join(map(str, types))}) -> ({', '.join(map(str, kept))})")
+    op = b.emit(head, regions=[before, body], terminator=None)
+    op.separator = "} do {"
+    loop = WhileLoop(args, results, types)
+    b.push(body)
+    ok = False
+    try:
+        yield loop
+        ok = True
+    finally:
+        b.blocks.pop()
+    if ok:
+        if loop.yielded is None:
+            raise BuildError("a pm.while_loop needs loop.next(values..., flag) in its body")
+        body.terminator = loop.yielded
 
 
 # --- Generic ops ------------------------------------------------------------
@@ -917,10 +1010,12 @@ class Pipeline(Value):
         super().__init__(name, type)
         self.pipeline_type = pipeline_type
 
-    def init(self, producer, consumer):
-        """pipeline.init_mbars: arrivals per phase on full and empty barriers."""
+    def init(self, producer, consumer, cluster=False):
+        """pipeline.init_mbars: arrivals per phase on full and empty barriers.
+        `cluster`: the CTAs of a cluster arrive on each other's barriers (a
+        cluster-wide init, made visible to the peers before any use)."""
         _pipeline_op("pipeline.init_mbars", pipeline=self, producer_arrive_count=producer,
-                     consumer_arrive_count=consumer)
+                     consumer_arrive_count=consumer, cluster=cluster or None)
 
     @property
     def smem_bytes(self):
@@ -999,14 +1094,22 @@ def tma_prefetch(desc: "Value") -> None:
 
 
 def tma_load(desc: "Value", coords: Sequence[Union["Value", int]],
-             barriers: Tuple["Value", "Value"], dst: "Value") -> None:
+             barriers: Tuple["Value", "Value"], dst: "Value",
+             multicast: Union["Value", int, None] = None) -> None:
     """nvgpu.tma.async.load of the box at `coords` (innermost first) into
     `dst`, completing on `barriers` = stage.mbar(). The coordinates are
     index values (nvgpu's); numbers and integer values of another type (the
-    i32 coordinates of pipeline.tma_load) are converted."""
+    i32 coordinates of pipeline.tma_load) are converted. `multicast`: a
+    mask (i16, bit r = cluster rank r) of the CTAs of the cluster whose
+    shared memory (same offset) and barrier receive the box too."""
     group, ident = barriers
     cs = ", ".join(str(_as_typed(c, T.index, "pm.tma_load coordinate")) for c in coords)
-    _current().op(f"nvgpu.tma.async.load {desc}[{cs}], {group}[{ident}] to {dst} : "
+    mask = ""
+    if multicast is not None:
+        if isinstance(multicast, numbers.Integral) and not 0 < multicast < (1 << 16):
+            raise BuildError(f"pm.tma_load: a multicast mask is 1 to 0xffff, got {multicast}")
+        mask = f" multicast_mask = {_as_typed(multicast, T.i16, 'pm.tma_load multicast')}"
+    _current().op(f"nvgpu.tma.async.load {desc}[{cs}], {group}[{ident}] to {dst}{mask} : "
                   f"{desc.type}, {group.type} -> {dst.type}")
 
 
@@ -1015,9 +1118,14 @@ def tma_load(desc: "Value", coords: Sequence[Union["Value", int]],
 class Kernel:
     """A kernel built from a Python function (see @kernel)."""
 
-    def __init__(self, fn, name=None, block=None, cluster=None):
+    def __init__(self, fn, name=None, block=None, cluster=None, min_ctas=None):
         self.fn = fn
         self.name = name or fn.__name__
+        if min_ctas is not None and (isinstance(min_ctas, bool) or not isinstance(
+                min_ctas, int) or min_ctas < 1):
+            raise BuildError(f"kernel {self.name}: min_ctas is a positive integer, "
+                             f"got {min_ctas!r}")
+        self.min_ctas = min_ctas
         self.block = self._dims(block, "block", 1024)
         # A cluster holds at most 8 CTAs portably (16 with the non-portable
         # size an sm_90 launch can opt into).
@@ -1084,6 +1192,8 @@ class Kernel:
             declared.append(f"nvvm.reqntid = array<i32: {', '.join(map(str, self.block))}>")
         if self.cluster:
             declared.append(f"nvvm.cluster_dim = array<i32: {', '.join(map(str, self.cluster))}>")
+        if self.min_ctas:
+            declared.append(f"nvvm.minctasm = {self.min_ctas} : i32")
         attrs = f" attributes {{{', '.join(declared)}}}" if declared else ""
         lines = [f"gpu.func @{self.name}({params}) kernel{attrs} {{" +
                  (f"  //{_loc_text(self.loc)}" if locations else "")]
@@ -1111,6 +1221,8 @@ def _loc_text(loc):
 def _print_block(block, lines, depth, locations, header=True, terminator=None,
                  terminator_loc=""):
     pad = "  " * depth
+    if getattr(block, "label", None):  # a block with arguments (scf.while's body)
+        lines.append("  " * (depth - 1) + block.label)
     for op in block.ops:
         loc = _loc_text(op.loc) if locations else ""
         if not op.regions:
@@ -1125,7 +1237,8 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
             if i:
                 rloc = _loc_text(region.loc) if locations and getattr(region, "loc", None) \
                     else loc
-                head = "} else {" if getattr(op, "is_if", False) else "}, {"
+                head = "} else {" if getattr(op, "is_if", False) else \
+                    getattr(op, "separator", "}, {")
                 lines.append(pad + head + (f"  //{rloc}" if rloc else ""))
             _print_block(region, lines, depth + 1, locations,
                          terminator=getattr(region, "terminator", None) or op.terminator,
@@ -1137,17 +1250,20 @@ def _print_block(block, lines, depth, locations, header=True, terminator=None,
 
 def kernel(fn: Optional[Callable[..., Any]] = None, *, name: Optional[str] = None,
            block: Union[int, Sequence[int], None] = None,
-           cluster: Union[int, Sequence[int], None] = None) -> Any:
+           cluster: Union[int, Sequence[int], None] = None,
+           min_ctas: Optional[int] = None) -> Any:
     """Decorator: `@pm.kernel def k(a: pm.memref((n,), pm.f32)): ...`.
     `block=(x, y, z)` (or an int) declares the block size the kernel needs
     (its warp roles): the compiled kernel requires it (`.reqntid`) and a
     launch with another block is refused before it reaches the GPU.
     `cluster=(x, y, z)` declares its cluster shape (`nvvm.cluster_dim`: the
     CTAs its multicast and remote arrivals assume; `.reqnctapercluster`),
-    and a launch with another cluster, or none, is refused the same way."""
+    and a launch with another cluster, or none, is refused the same way.
+    `min_ctas=n` asks ptxas to fit n CTAs on an SM (`nvvm.minctasm`,
+    `.minnctapersm`: it bounds the registers per thread)."""
     if fn is None:
-        return lambda f: Kernel(f, name, block, cluster)
-    return Kernel(fn, name, block, cluster)
+        return lambda f: Kernel(f, name, block, cluster, min_ctas)
+    return Kernel(fn, name, block, cluster, min_ctas)
 
 
 class Module:

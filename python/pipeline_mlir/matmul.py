@@ -11,11 +11,11 @@ import math
 
 from typing import Any, Dict, Optional, Tuple
 
-from . import gemm_sm90
 from .compiler import compile as _compile
 from .driver import TensorMapCache, driver
 from .errors import LaunchError
 from .ir import Module
+from . import torch_args
 
 #: The variants (generator options): consumer warpgroups (64 tile rows
 #: each), tile N width, stages, epilogue sub-tiles.
@@ -141,7 +141,8 @@ TUNED_H100 = {
     (16384, 8192, 8192): "m64n256",
 }
 
-BK, GROUP_M = gemm_sm90.BK, 8
+#: The k-block of every variant (the program's gemm_sm90.BK) and M-tiles per group.
+BK, GROUP_M = 64, 8
 
 
 def _rows(label):
@@ -192,9 +193,12 @@ UNSTREAMED = {"bn256s": "bn256", "bn128s": "bn128", "m64n256s": "m64n256"}
 
 def _kernel(label):
     if label not in _kernels:
-        text, smem = gemm_sm90.generate(**CONFIGS[label])
-        module = Module.from_mlir(text, name=f"gemm_sm90_{label}")
-        _kernels[label] = (_compile(module, chip="sm_90a").kernel("gemm_bf16_sm90"), smem)
+        # Imported here: `python3 -m pipeline_mlir.kernels.gemm_sm90` runs
+        # the program as a command after importing this package.
+        from .kernels import gemm_sm90
+        kernel, smem = gemm_sm90.build(**CONFIGS[label])
+        module = Module([kernel], name=gemm_sm90.MODULE)
+        _kernels[label] = (_compile(module, chip="sm_90a").kernel(kernel.name), smem)
     return _kernels[label]
 
 
@@ -268,20 +272,8 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
             raise LaunchError("gemm: an emulated gemm runs on the CPU: it takes no stream")
         from .emulator import gemm as _emulated
         return _emulated(a, b, out, variant=variant)
-    try:
-        import torch
-    except ImportError as e:
-        raise LaunchError("pipeline_mlir.gemm takes torch tensors: torch is not "
-                          "installed") from e
-    for name, t in (("a", a), ("b", b)):
-        if not isinstance(t, torch.Tensor) or not t.is_cuda or t.dtype != torch.bfloat16:
-            raise LaunchError(f"gemm: {name} must be a CUDA torch.bfloat16 tensor, got "
-                              f"{type(t).__name__}"
-                              + (f" {t.dtype} on {t.device}" if isinstance(t, torch.Tensor)
-                                 else ""))
-        if t.dim() != 2 or not t.is_contiguous():
-            raise LaunchError(f"gemm: {name} must be a contiguous 2-D tensor, got shape "
-                              f"{tuple(t.shape)}")
+    torch = torch_args.import_torch("gemm")
+    torch_args.inputs("gemm", (("a", a), ("b", b)), rank=2)
     m, k = a.shape
     n, kb = b.shape
     if kb != k:
@@ -292,11 +284,9 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
     if k % 8 or n % 8:
         raise LaunchError(f"gemm: K ({k}) and N ({n}) must be multiples of 8 (TMA needs "
                           "16-byte rows)")
-    if out is None:
-        out = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
-    elif (tuple(out.shape) != (m, n) or out.dtype != torch.bfloat16 or not out.is_cuda
-          or not out.is_contiguous()):
-        raise LaunchError(f"gemm: out must be a contiguous {m} x {n} CUDA bfloat16 tensor")
+    out = torch_args.output("gemm", "out", out, (m, n), torch.bfloat16, like=("a", a))
+    torch_args.disjoint("gemm", (("out", out),), (("a", a), ("b", b)),
+                        why="C is written while A and B are read")
     label = variant or choose(m, n, k)
     if label not in CONFIGS:
         raise LaunchError(f"gemm: variant is one of {sorted(CONFIGS)}, got {label!r}")
@@ -308,11 +298,6 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
         # A group holds one CTA per M-tile: more M-tiles than SMs run the
         # same tile without stream-K (forced or chosen).
         label = UNSTREAMED[label]
-    for name, t in (("a", a), ("b", b)):
-        lo, hi = t.data_ptr(), t.data_ptr() + t.numel() * 2
-        if lo < out.data_ptr() + m * n * 2 and out.data_ptr() < hi:
-            raise LaunchError(f"gemm: out overlaps {name}: C is written while A and B "
-                              "are read")
     kernel, smem = _kernel(label)
     bn, bm = CONFIGS[label]["bn"], _rows(label)
     if stream is None:

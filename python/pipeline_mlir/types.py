@@ -114,7 +114,7 @@ def memref(shape, element, space=None):
 class PipelineType(Type):
     def __init__(self, stages, producer_sub_stages=1, consumer_sub_stages=1,
                  cta_group=1, release_ctas=1, consumer_depth=1,
-                 cluster_m=1, cluster_n=1):
+                 cluster_m=1, cluster_n=1, tmem=False, clc=False):
         self.stages = stages
         self.producer_sub_stages = producer_sub_stages
         self.consumer_sub_stages = consumer_sub_stages
@@ -123,8 +123,11 @@ class PipelineType(Type):
                             ("consumer_sub_stages", consumer_sub_stages),
                             ("cta_group", cta_group), ("release_ctas", release_ctas),
                             ("consumer_depth", consumer_depth),
+                            ("tmem", tmem), ("clc", clc),
                             ("cluster_m", cluster_m), ("cluster_n", cluster_n)):
-            if value != 1:
+            if value is True:  # the bool parameters (tmem, clc)
+                params.append(f"{name} = true")
+            elif value is not False and value != 1:
                 params.append(f"{name} = {value}")
         super().__init__(f"!pipeline.pipeline<{', '.join(params)}>")
 

@@ -1,6 +1,7 @@
 """The builder emits the dialect with the user's locations."""
 
 import inspect
+import re
 
 import pytest
 
@@ -142,9 +143,44 @@ def test_gemm_variant_choice():
                             ((17, 4000, 4100), (16, 4096, 4096))):
             assert matmul.choose(*shape, device_name=name) == tuned[grid]
     # Every variant is a kernel the generator makes within shared memory.
+    from pipeline_mlir.kernels import gemm_sm90
+    assert matmul.BK == gemm_sm90.BK
     for cfg in matmul.CONFIGS.values():
-        text, smem = matmul.gemm_sm90.generate(**cfg)
-        assert "gpu.func @gemm_bf16_sm90" in text and smem <= matmul.gemm_sm90.SMEM_LIMIT
+        text, smem = gemm_sm90.generate(**cfg)
+        assert "gpu.func @gemm_bf16_sm90" in text and smem <= gemm_sm90.SMEM_LIMIT
+
+
+def test_gemm_sm90_program_options():
+    # The builder program's options outside matmul.CONFIGS: a CTA pair
+    # multicasts B (the kernel declares its cluster, the barriers are
+    # initialized cluster-wide, the lag carries the previous stage through
+    # the k-loop), stream-K spins on its flag in an scf.while, and each
+    # variant passes both checkers. Options that make no kernel are refused
+    # with the generator's messages.
+    from pipeline_mlir.kernels import gemm_sm90
+    pair, smem = gemm_sm90.build(bn=128, stages=5, epi_subtiles=2, cluster=2)
+    text = pair.mlir(locations=False)
+    assert pair.cluster == (2, 1, 1) and "nvvm.minctasm = 1 : i32" in text
+    assert text.count("multicast_mask = ") == 1 and "consumer 4 cluster :" in text
+    assert "release_ctas = 2, consumer_depth = 2" in text
+    # The A box is the whole 128-row tile, the B box this CTA's half.
+    assert "tensor = memref<128x64xbf16" in text and "tensor = memref<64x64xbf16" in text
+    assert re.search(r"iter_args\(%\w+ = %stage\d+, %\w+ = %\w+\) -> "
+                     r"\(!pipeline\.stage<consumer", text)
+    pm.check(pair)
+    sk, _ = gemm_sm90.build(bn=64, stages=8, epi_subtiles=1, consumers=1, stream_k=True)
+    text = sk.mlir(locations=False)
+    # The owner's spin: while the flag reads 0 (the flag first true).
+    assert re.search(r"scf\.while \((%\w+) = %\w+\) : \(i1\) -> \(\) \{\n\s*"
+                     r"scf\.condition\(\1\)\n\s*\} do \{\n.*ld\.acquire\.gpu.*\n"
+                     r".*arith\.cmpi eq.*\n\s*scf\.yield %\w+ : i1\n", text)
+    pm.check(sk)
+    for options, message in ((dict(bn=96), "--bn must be"),
+                             (dict(bn=128, epi_subtiles=2, epi_buffers=2), "--epi-buffers"),
+                             (dict(consumers=1, cluster=2), "--consumers 1 needs"),
+                             (dict(stages=6), "B of shared memory")):
+        with pytest.raises(ValueError, match=message):
+            gemm_sm90.build(**options)
 
 
 def test_loop_carried_values_and_if_results():

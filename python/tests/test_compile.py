@@ -123,11 +123,10 @@ def test_gemm_split_k_reduces_into_c(label, subtiles):
     # of the epilogue is a bulk-group TMA reduce-add (none a plain store),
     # and the K loop of both roles runs over the unit's slice only.
     from pipeline_mlir import matmul
-    from pipeline_mlir.ir import Module
-    text, _ = matmul.gemm_sm90.generate(**matmul.CONFIGS[label])
-    assert "%splits_i32: i32" in text
-    ptx = pm.compile(Module.from_mlir(text, name=f"gemm_{label}"), chip="sm_90a",
-                     assemble=False).ptx
+    from pipeline_mlir.kernels import gemm_sm90
+    kernel, _ = gemm_sm90.build(**matmul.CONFIGS[label])
+    assert "%arg.splits_i32: i32" in kernel.mlir(locations=False)
+    ptx = pm.compile(kernel, chip="sm_90a", assemble=False).ptx
     reduce = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
     assert ptx.count(reduce) == subtiles
     assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in ptx
@@ -145,12 +144,12 @@ def test_gemm_stream_k_fixup(label, subtiles):
     # barrier; the owner's leader acquires it (gpu scope, both sides) before
     # its warpgroup reads the slot.
     from pipeline_mlir import matmul
-    from pipeline_mlir.ir import Module
-    text, _ = matmul.gemm_sm90.generate(**matmul.CONFIGS[label])
-    assert "%splits_i32" not in text and "%ws_i64: i64, %flags_i64: i64" in text
-    module = Module.from_mlir(text, name=f"gemm_{label}")
-    pm.check(module)
-    ptx = pm.compile(module, chip="sm_90a", assemble=False).ptx
+    from pipeline_mlir.kernels import gemm_sm90
+    kernel, _ = gemm_sm90.build(**matmul.CONFIGS[label])
+    text = kernel.mlir(locations=False)
+    assert "splits_i32" not in text and "%arg.ws_i64: i64, %arg.flags_i64: i64" in text
+    pm.check(kernel)
+    ptx = pm.compile(kernel, chip="sm_90a", assemble=False).ptx
     store = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
     assert ptx.count(store) == subtiles
     assert "cp.reduce.async.bulk" not in ptx
@@ -159,7 +158,7 @@ def test_gemm_stream_k_fixup(label, subtiles):
     acquire = ptx.index("ld.acquire.gpu.global.b32")
     assert re.search(r"bar\.sync\s+(%r\d+|[1-9]), 128;", ptx[acquire:])
     with pytest.raises(ValueError, match="exclude each other"):
-        matmul.gemm_sm90.generate(bn=256, split_k=True, stream_k=True)
+        gemm_sm90.build(bn=256, split_k=True, stream_k=True)
 
 
 def test_gemm_split_counts():
@@ -187,11 +186,12 @@ def test_attention_variants_check_and_compile(key):
     # epilogue; two with the ping-pong) each carry their share.
     from pipeline_mlir import attention_fwd
     from pipeline_mlir.ir import Module
+    from pipeline_mlir.kernels import attention_sm90
     d, causal, variant = key
-    text, smem = attention_fwd.attention_sm90.generate(head_dim=d, causal=causal, stages=2,
-                                                       **attention_fwd.VARIANTS[variant])
+    kernel, smem = attention_sm90.build(head_dim=d, causal=causal, stages=2,
+                                        **attention_fwd.VARIANTS[variant])
     assert smem <= 232448
-    module = Module.from_mlir(text, name="attention")
+    module = Module([kernel], name="attention")
     pm.check(module)
     ptx = pm.compile(module, chip="sm_90a", assemble=False).ptx
     assert ".local" not in ptx
@@ -205,7 +205,13 @@ def test_attention_variants_check_and_compile(key):
     assert len(s_mma) == copies * s_per_copy
     assert len(pv_mma) == copies * pv_per_copy
     with pytest.raises(ValueError, match="ping"):
-        attention_fwd.attention_sm90.generate(head_dim=64, pingpong=True, consumers=3)
+        attention_sm90.build(head_dim=64, pingpong=True, consumers=3)
+    with pytest.raises(ValueError, match="stages"):
+        attention_sm90.build(head_dim=64, stages=5)
+    with pytest.raises(ValueError, match="head-dim"):
+        attention_sm90.build(head_dim=96)
+    with pytest.raises(ValueError, match="shared memory"):
+        attention_sm90.build(head_dim=128, stages=4)
 
 
 @pytest.mark.parametrize("head_dim", [64, 128])
@@ -216,11 +222,11 @@ def test_attention_sm100_twin_checks_and_assembles(head_dim, causal):
     # reads A (P) from tensor memory, and per tile there are head_dim / 16 S
     # MMAs per key block and 8 P V MMAs per key block (first block, loop,
     # last block).
-    from pipeline_mlir import attention_sm100
-    from pipeline_mlir.ir import Module
-    text, smem = attention_sm100.generate(head_dim=head_dim, causal=causal)
-    assert smem <= 232448
-    module = Module.from_mlir(text, name="attention_sm100")
+    from pipeline_mlir.kernels import attention_sm100
+    kernel, smem = attention_sm100.build(head_dim=head_dim, causal=causal)
+    assert kernel.name == "attention_fwd_sm100" and kernel.block == (192, 1, 1)
+    assert smem == {64: 82944, 128: 164864}[head_dim]
+    module = pm.Module([kernel], name="attention_sm100")
     pm.check(module)
     mod = pm.compile(module, chip="sm_100a")
     assert mod.cubin
@@ -231,6 +237,15 @@ def test_attention_sm100_twin_checks_and_assembles(head_dim, causal):
     assert len(s_mma) == 2 * (head_dim // 16)
     assert len(pv_mma) == 2 * 8
     assert ".local" not in ptx
+    # The instruction descriptors: bf16 x bf16 -> f32, M 128; S: N 128, both
+    # K-major; P V: N head_dim, V MN-major (bit 16).
+    for n, b_mn in ((128, 0), (head_dim, 1)):
+        idesc = 0x490 | b_mn << 16 | (n >> 3) << 17 | (128 >> 4) << 24
+        assert re.search(rf"mov\.b32\s+%r\d+, {idesc};", ptx), idesc
+    with pytest.raises(ValueError, match="head-dim"):
+        attention_sm100.build(head_dim=96)
+    with pytest.raises(ValueError, match="shared memory"):
+        attention_sm100.build(head_dim=128, stages=4)
 
 
 _COMPILE_IN_A_CHILD = r'''

@@ -50,13 +50,20 @@ def test_index_from_a_fraction_is_an_error():
         k.mlir()
 
 
-def test_range_needs_index_bounds():
+def test_range_bounds_are_index_or_one_integer_type():
     @pm.kernel
     def k(x: M, n: pm.i32):
-        with pm.range(n):
+        with pm.range(n) as i:
+            x[i.cast(pm.index)] = 1
+    assert ": i32 {" in k.mlir()          # an i32 loop: scf.for ... : i32
+    pm.check(k)
+
+    @pm.kernel
+    def mixed(x: M, n: pm.i32, m: pm.i64):
+        with pm.range(n, m):
             pass
     with pytest.raises(pm.BuildError, match="bounds are index values"):
-        k.mlir()
+        mixed.mlir()
 
 
 def test_subview_with_static_offsets_verifies():

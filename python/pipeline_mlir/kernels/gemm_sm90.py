@@ -1,0 +1,647 @@
+"""The warp-specialized, persistent bf16 GEMM for Hopper (sm_90a), as a
+builder program: C[M, N] = A[M, K] B[N, K]^T, bf16 inputs, f32
+accumulation, bf16 C (examples/gemm_sm90.mlir and its variants, which
+`pipeline_mlir.gemm` launches).
+
+    python3 -m pipeline_mlir.kernels.gemm_sm90 -o out.mlir   # the shipped kernel
+    python3 -m pipeline_mlir.kernels.gemm_sm90 --bn 128 --stages 5 --epi-subtiles 2 -o k.mlir
+
+Options (the defaults are the shipped kernel: --bn 256 --stages 3
+--epi-subtiles 4 --epi-buffers 1, release lag, no cluster):
+  --bn            CTA tile N: 256 (wgmma m64n256k16) or 128, 192, 64
+  --stages        pipeline stages (one BM x 64 A and one BN x 64 B tile each)
+  --epi-subtiles  64 x 64 bf16 output sub-tiles each consumer warpgroup
+                  stages per epilogue round (BN / 64 of them: one round)
+  --epi-buffers   1, or 2: alternate two staging buffers between rounds
+  --no-lag        comparison variant: wait_group 0 per k-block, no
+                  consumer_depth
+  --cluster 2     CTA pairs multicast the B tile (release_ctas = 2); the
+                  kernel declares the cluster (2, 1, 1)
+  --consumers     consumer warpgroups of 64 rows: 2, or 1 for small M
+  --split-k       take a split count S: the K slices of a tile reduce-add
+                  bf16 partial tiles into a zeroed C (TMA reduce)
+  --stream-k      stream-K: take a workspace and flags; the unit that
+                  starts a tile's K adds the others' f32 partials
+  --producer-regs, --consumer-regs   the setmaxnreg values
+The variants measured in docs/gemm.md are built from these options by
+bench/gemm/build.sh (VARIANTS=...).
+
+The accumulator is a `hopper.Accumulator` carried through the k-loop; the
+A and B descriptors come from the payloads' `hopper.SmemLayout`, the TMA
+descriptor types from the same layouts; the epilogue writes the fragment
+with `hopper.FragmentStore` (stmatrix) and stores it with TMA.
+"""
+
+
+import pipeline_mlir as pm
+from . import _command
+from ..nvidia import common, hopper
+
+BK = 64   # 64 bf16 = 128 bytes = one 128-byte swizzle row
+SMEM_LIMIT = 232448  # sm_90: 227 KiB of dynamic shared memory per block
+MODULE = "gemm_sm90"  # the gpu.module's name
+STAGING_BYTES = hopper.FragmentStore.SUBTILE_BYTES  # one 64 x 64 bf16 sub-tile
+
+
+class _Variant:
+    """The options of one variant, checked, and what follows from them: the
+    tile, the shared-memory layout (barriers in the first KiB, then the A
+    stages, the B stages and the C staging sub-tiles, all 1 KiB aligned:
+    the swizzle pattern repeats every 1024 B)."""
+
+    def __init__(self, bn=256, stages=3, epi_subtiles=4, producer_regs=40,
+                 consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
+                 epi_buffers=1, consumers=2, split_k=False, stream_k=False):
+        if split_k and stream_k:
+            raise ValueError("--split-k and --stream-k exclude each other")
+        if consumers not in (1, 2):
+            raise ValueError("--consumers must be 1 or 2")
+        if consumers == 1 and cluster != 1:
+            raise ValueError("--consumers 1 needs --cluster 1")
+        if (split_k or stream_k) and cluster != 1:
+            raise ValueError("--split-k and --stream-k need --cluster 1")
+        if bn not in (64, 128, 192, 256):
+            raise ValueError("--bn must be 64, 128, 192 or 256")
+        if (bn // 64) % epi_subtiles:
+            raise ValueError("--epi-subtiles must divide BN / 64")
+        if epi_buffers not in (1, 2) or ((bn // 64) // epi_subtiles) % epi_buffers:
+            raise ValueError("--epi-buffers must be 1 or 2 and divide the rounds")
+        if cluster not in (1, 2):
+            raise ValueError("--cluster must be 1 or 2")
+        self.bn, self.stages, self.epi_subtiles = bn, stages, epi_subtiles
+        self.producer_regs, self.consumer_regs, self.name = producer_regs, consumer_regs, name
+        self.cluster, self.lag, self.epi_buffers = cluster, lag, epi_buffers
+        self.consumers, self.split_k, self.stream_k = consumers, split_k, stream_k
+        self.bm = 64 * consumers
+        self.threads = 128 * (1 + consumers)
+        self.b_box = bn // cluster  # rows of B each CTA of a cluster loads
+        self.a_tiles = pm.memref((stages, 1, self.bm, BK), pm.bf16, pm.smem)
+        self.b_tiles = pm.memref((stages, 1, bn, BK), pm.bf16, pm.smem)
+        self.a_layout = hopper.SmemLayout.of(self.a_tiles)
+        self.b_layout = hopper.SmemLayout.of(self.b_tiles)
+        self.c_layout = hopper.SmemLayout(64, 64)  # one staging sub-tile
+        self.a_stage_bytes = self.a_layout.nbytes
+        self.b_stage_bytes = self.b_layout.nbytes
+        self.a_off = 1024
+        self.b_off = self.a_off + stages * self.a_stage_bytes
+        self.c_off = self.b_off + stages * self.b_stage_bytes
+        self.c_wg_bytes = epi_buffers * epi_subtiles * STAGING_BYTES
+        self.smem_bytes = self.c_off + consumers * self.c_wg_bytes
+        if self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"{self.smem_bytes} B of shared memory > {SMEM_LIMIT}")
+        if producer_regs * 128 + consumer_regs * 128 * consumers > 65536:
+            raise ValueError("setmaxnreg values exceed the 64K register file")
+        self.rounds = (bn // 64) // epi_subtiles
+        self.groups_per_round = epi_subtiles * 4   # 16-column groups per round
+
+    @property
+    def pipeline_params(self):
+        params = {}
+        if self.cluster == 2:
+            params["release_ctas"] = 2
+        if self.lag:
+            params["consumer_depth"] = 2
+        return params
+
+    def gen_args(self):
+        """The command-line options that make this variant."""
+        args = (f"--bn {self.bn} --stages {self.stages} --epi-subtiles {self.epi_subtiles} "
+                f"--epi-buffers {self.epi_buffers}")
+        if self.consumers != 2:
+            args += f" --consumers {self.consumers}"
+        if self.split_k:
+            args += " --split-k"
+        if self.stream_k:
+            args += " --stream-k"
+        if self.cluster == 2:
+            args += " --cluster 2"
+        if not self.lag:
+            args += " --no-lag"
+        return args
+
+
+class _Schedule:
+    """The tile schedule, computed alike by every role: the tile loop's
+    range and, for a tile `t`, its first row and column and its k-blocks.
+    Tiles go in groups of `group_m` M-tiles, column-major in a group
+    (Triton's grouped order), so that the CTAs running at once share A and
+    B panels in L2."""
+
+    def __init__(self, v, m, n, k, group_m, bid, nbid, splits_i32=None):
+        self.v = v
+        self.num_m_tiles = common.ceildivui(m, v.bm)
+        self.num_n_tiles = common.ceildivui(n, v.bn)
+        self.num_k_blocks = common.ceildivui(k, BK)
+        self.gm, self.first, self.step = group_m, bid, nbid
+        self.mt_count = self.num_m_tiles
+        if v.cluster == 2:
+            # Clusters of 2 CTAs along x: the pair works on 2 BM x BN
+            # super-tiles, both CTAs use the same B tile, each loads half
+            # of it and multicasts it to both.
+            self.rank = common.cluster_ctarank()
+            self.rank_rows = self.rank * v.bm
+            self.rank_rows_b = self.rank * v.b_box
+            self.mt_count = common.ceildivui(self.num_m_tiles, 2)
+            self.gm = common.maxui(common.ceildivui(group_m, 2), 1)
+            self.num_tiles = self.mt_count * self.num_n_tiles
+            self.step, self.first = nbid // 2, bid // 2
+            self.group_tiles = self.gm * self.num_n_tiles
+            return
+        if v.stream_k:
+            self._stream_k(bid, nbid)
+            return
+        if v.split_k:
+            self.num_out_tiles = self.num_m_tiles * self.num_n_tiles
+            self.group_tiles = group_m * self.num_n_tiles
+            # The K blocks of a tile are cut into slices of kb_per; work
+            # unit t is slice t / tiles of output tile t % tiles. Every
+            # slice is non-empty: the effective split count is
+            # ceil(k-blocks / kb_per).
+            splits_req = common.maxui(splits_i32.cast(pm.index), 1)
+            self.kb_per = common.ceildivui(self.num_k_blocks, splits_req)
+            splits = common.ceildivui(self.num_k_blocks, self.kb_per)
+            self.num_tiles = self.num_out_tiles * splits
+            return
+        self.num_tiles = self.num_m_tiles * self.num_n_tiles
+        self.group_tiles = group_m * self.num_n_tiles
+
+    def _stream_k(self, bid, nbid):
+        """CTA b is member b % T (its M-tile) of group b / T (T = M-tiles,
+        Q = min(G / T, W) groups of the G CTAs; CTAs past Q T have no work;
+        G must be at least T, and every CTA resident at once: an owner
+        spins on later CTAs). Group q runs the iterations
+        [q W / Q, (q + 1) W / Q) of W = N-tiles x k-blocks: its work units
+        are the N-tiles that range touches, from panel_lo on, each over
+        the part of its k-blocks inside the range. At most one group per
+        iteration: every group's range is non-empty (an owner waits for
+        the first unit of every later group in its tile)."""
+        self.num_out_tiles = self.num_m_tiles * self.num_n_tiles
+        self.group_tiles = self.gm * self.num_n_tiles
+        self.member = bid % self.num_m_tiles
+        self.group = bid // self.num_m_tiles
+        self.work = self.num_n_tiles * self.num_k_blocks
+        self.groups = common.minui(nbid // self.num_m_tiles, self.work)
+        self.groups_1 = common.maxui(self.groups, 1)
+        group_next = self.group + 1
+        self.it_lo = (self.group * self.work) // self.groups_1
+        self.it_hi = (group_next * self.work) // self.groups_1
+        self.panel_lo = self.it_lo // self.num_k_blocks
+        panel_last = (self.it_hi - 1) // self.num_k_blocks
+        units = (panel_last - self.panel_lo) + 1
+        has_work = (self.group < self.groups) & (self.it_lo < self.it_hi)
+        self.num_tiles = common.select(has_work, units, 0)
+        self.first, self.step = 0, 1
+
+    def tile(self, t):
+        """(m0, n0, kb_lo, kb_hi) of work unit `t` (kb_lo, kb_hi: None for
+        all k-blocks); with stream-K also the tile's end iteration."""
+        v = self.v
+        kb_lo = kb_hi = None
+        if v.stream_k:
+            nt = self.panel_lo + t
+            tile_it = nt * self.num_k_blocks
+            self.tile_end = tile_it + self.num_k_blocks
+            seg_lo = common.maxui(self.it_lo, tile_it)
+            seg_hi = common.minui(self.it_hi, self.tile_end)
+            kb_lo, kb_hi = seg_lo - tile_it, seg_hi - tile_it
+            return self.member * v.bm, nt * v.bn, kb_lo, kb_hi
+        tile = t
+        if v.split_k:
+            piece = t // self.num_out_tiles
+            tile = t % self.num_out_tiles
+            kb_lo = piece * self.kb_per
+            kb_hi = common.minui(kb_lo + self.kb_per, self.num_k_blocks)
+        grp = tile // self.group_tiles
+        first_m = grp * self.gm
+        gsize = common.minui(self.mt_count - first_m, self.gm)
+        r = tile % self.group_tiles
+        mt = first_m + r % gsize
+        nt = r // gsize
+        if v.cluster == 1:
+            m0 = mt * v.bm
+        else:
+            # The CTA of rank r takes M-tile 2i + r of the pair i.
+            m0 = mt * (2 * v.bm) + self.rank_rows
+        return m0, nt * v.bn, kb_lo, kb_hi
+
+
+def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
+          splits_i32=None, ws_i64=None, flags_i64=None):
+    tid, bid, nbid = pm.thread_id(), pm.block_id(), pm.grid_dim()
+    m, n, k = m_i32.cast(pm.index), n_i32.cast(pm.index), k_i32.cast(pm.index)
+    group_m = group_m_i32.cast(pm.index)
+
+    # Dynamic shared memory: the barriers at 0, then A and B stages, then
+    # the C staging sub-tiles.
+    smem = pm.dynamic_shared_memory()
+    p = pm.pipeline(smem, 0, v.stages, **v.pipeline_params)
+    a_tiles = pm.view(smem, v.a_off, v.a_tiles.shape, pm.bf16)
+    b_tiles = pm.view(smem, v.b_off, v.b_tiles.shape, pm.bf16)
+    c_staging = pm.view(smem, v.c_off, (v.consumers * v.epi_buffers * v.epi_subtiles, 64, 64),
+                        pm.bf16)
+    tp = pm.tile_pipeline(p, [a_tiles, b_tiles])
+    if v.cluster == 1:
+        # full: one arrival, the TMA thread's arrive.expect_tx (the loads
+        # complete the bytes); empty: one elected thread per consumer
+        # warpgroup.
+        tp.init(producer=1, consumer=v.consumers)
+    else:
+        # empty: one thread of each consumer warpgroup of BOTH CTAs of the
+        # pair (release_ctas = 2: every consumer arrive reaches both CTAs);
+        # the peer CTA loads into and arrives on these barriers.
+        tp.init(producer=1, consumer=4, cluster=True)
+    sched = _Schedule(v, m, n, k, group_m, bid, nbid, splits_i32)
+
+    wg = tid // 128
+    with pm.if_(wg == 0) as role:
+        # Producer warpgroup: thread 0 issues every TMA load.
+        common.setmaxnreg("decrease", v.producer_regs)
+        with pm.if_(tid == 0):
+            pm.tma_prefetch(a_map)
+            pm.tma_prefetch(b_map)
+            with pm.range(sched.first, sched.num_tiles, sched.step) as t:
+                m0, n0, kb_lo, kb_hi = sched.tile(t)
+                with pm.range(kb_lo if kb_lo is not None else 0,
+                              kb_hi if kb_hi is not None else sched.num_k_blocks) as kb:
+                    k0 = kb * BK
+                    s = tp.acquire_producer()
+                    # One arrival expecting the payload's bytes (A and B).
+                    s.expect_tx()
+                    bars = s.mbar()
+                    a, b = s.payload(0), s.payload(1)
+                    a_dst = pm.subview(a, [0, 0, 0], [1, v.bm, BK])
+                    if v.cluster == 1:
+                        b_dst = pm.subview(b, [0, 0, 0], [1, v.bn, BK])
+                        pm.tma_load(a_map, [k0, m0], bars, a_dst)
+                        pm.tma_load(b_map, [k0, n0], bars, b_dst)
+                    else:
+                        # This CTA's half of B, into both CTAs.
+                        b_dst = pm.subview(b, [0, sched.rank_rows_b, 0], [1, v.b_box, BK])
+                        n0_half = n0 + sched.rank_rows_b
+                        pm.tma_load(a_map, [k0, m0], bars, a_dst)
+                        pm.tma_load(b_map, [k0, n0_half], bars, b_dst, multicast=0b11)
+                    # The TMA completes the stage; the producer handle only steps.
+                    s.release()
+            # No exit while a consumer may still read a stage.
+            tp.drain_producer()
+    with role.else_():
+        _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64)
+
+
+def _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64):
+    """Consumer warpgroup cw (1 or 2 of them) owns rows 64 cw .. 64 cw + 63
+    of the tile: a 64 x BN f32 accumulator."""
+    common.setmaxnreg("increase", v.consumer_regs)
+    cw = wg - 1
+    ltid = tid % 128
+    leader = ltid == 0
+    warp = ltid // 32
+    lane = tid % 32
+    bar_id = cw.cast(pm.i32) + 1
+    a_wg_off = cw * (64 * BK * 2)   # the warpgroup's 64 rows of the A stage
+    c_rows = cw * 64
+    cw_sub0 = cw * (v.epi_buffers * v.epi_subtiles)
+    stg_base = common.smem_address(c_staging)
+    frag = hopper.FragmentStore(stg_base + cw * v.c_wg_bytes, warp, lane)
+
+    def mma_stage(stage, acc, first):
+        """The 4 wgmma m64nBNk16 of a k-block on `stage`, one group."""
+        a, b = stage.payload(0), stage.payload(1)
+        a_descs = v.a_layout.descriptors(common.smem_address(a) + a_wg_off)
+        b_descs = v.b_layout.descriptors(common.smem_address(b))
+        return hopper.mma_tile(acc, a_descs, b_descs, overwrite=first)
+
+    with pm.range(sched.first, sched.num_tiles, sched.step) as t:
+        m0, n0, kb_lo, kb_hi = sched.tile(t)
+        kb_rest = kb_lo + 1 if kb_lo is not None else 1
+        kb_end = kb_hi if kb_hi is not None else sched.num_k_blocks
+        # First k-block: the first wgmma overwrites the accumulator (scale-d 0).
+        first = tp.acquire_consumer()
+        acc = mma_stage(first, hopper.Accumulator.undef(v.bn), True)
+        if v.lag:
+            # The release lag (consumer_depth = 2): acquire stage k, issue
+            # its wgmma, wait until only that group is in flight, then free
+            # stage k-1.
+            with pm.range(kb_rest, kb_end, carry=[first, acc.value]) as loop:
+                prev, acc_in = loop.carried
+                cur = tp.acquire_consumer()
+                acc = mma_stage(cur, hopper.Accumulator.of(v.bn, acc_in), False)
+                hopper.wait_group(1)
+                with pm.if_(leader):
+                    prev.arrive()
+                # Tile pipeline: release only steps; the arrive frees the stage.
+                prev.release()
+                loop.next(cur, acc.value)
+            last, acc_main = loop.results
+            hopper.wait_group(0)
+            with pm.if_(leader):
+                last.arrive()
+            last.release()
+        else:
+            # No release lag (a comparison variant): every k-block waits
+            # for its own wgmma (wait_group 0) before freeing its stage.
+            hopper.wait_group(0)
+            with pm.if_(leader):
+                first.arrive()
+            first.release()
+            with pm.range(kb_rest, kb_end, carry=[acc.value]) as loop:
+                (acc_in,) = loop.carried
+                cur = tp.acquire_consumer()
+                acc = mma_stage(cur, hopper.Accumulator.of(v.bn, acc_in), False)
+                hopper.wait_group(0)
+                with pm.if_(leader):
+                    cur.arrive()
+                cur.release()
+                loop.next(acc.value)
+            (acc_main,) = loop.results
+
+        def epilogue(acc):
+            """f32 pairs -> bf16x2, stmatrix into the 128B-swizzled staging
+            sub-tiles, proxy fence, TMA store of each 64 x 64 sub-tile
+            (clipped at M, N), in rounds of epi_subtiles sub-tiles."""
+            _epilogue(v, acc, m0 + c_rows, n0, cw_sub0, leader, bar_id, frag, c_map,
+                      c_staging)
+
+        if v.stream_k:
+            _stream_k_fixup(v, sched, kb_lo, acc_main, cw, ltid, leader, bar_id, ws_i64,
+                            flags_i64, epilogue)
+        else:
+            epilogue(hopper.Accumulator.of(v.bn, acc_main))
+    # Every TMA store has completed before the warpgroup exits.
+    with pm.if_(leader):
+        common.bulk_wait_group(0)
+
+
+def _epilogue(v, acc, c_row0, n0, cw_sub0, leader, bar_id, frag, c_map, c_staging):
+    """The epilogue of the warpgroup's rows c_row0 .. c_row0 + 63 of C."""
+    for r in range(v.rounds):
+        buf = r % v.epi_buffers
+        with pm.if_(leader):
+            # The staging buffer is free once the TMA stores that read it
+            # (the last round's, or with 2 buffers the one before) are done.
+            common.bulk_wait_group(v.epi_buffers - 1, read=True)
+        common.named_barrier(bar_id, 128)
+        for gg in range(v.groups_per_round):
+            frag.store(acc, gg, buf * v.epi_subtiles * STAGING_BYTES,
+                       source=r * v.groups_per_round + gg)
+        # Generic-proxy writes (stmatrix), then the async proxy (TMA) reads.
+        common.fence_proxy_async_shared()
+        common.named_barrier(bar_id, 128)
+        with pm.if_(leader):
+            for st in range(v.epi_subtiles):
+                idx = cw_sub0 + (buf * v.epi_subtiles + st)
+                src = pm.subview(c_staging, [idx, 0, 0], [1, 64, 64])
+                col = n0 + (r * v.epi_subtiles + st) * 64
+                if v.split_k:
+                    # Add the bf16 partial tile into C (element-wise atomic).
+                    common.tma_reduce_add(c_map, common.smem_ptr(common.smem_address(src)),
+                                          [col, c_row0])
+                else:
+                    common.tma_store(src, c_map, [col, c_row0])
+            common.bulk_commit_group()
+
+
+def _stream_k_fixup(v, sched, kb_lo, acc_main, cw, ltid, leader, bar_id, ws_i64, flags_i64,
+                    epilogue):
+    """Stream-K: after a unit's k-blocks, a unit that does not start its
+    tile's K (kb_lo > 0; only a group's first unit can be one) writes its
+    f32 accumulator to its group's workspace slot and releases the slot's
+    flag; the owner (kb_lo = 0) adds the slots of the later groups that
+    cover the rest of the tile (acquiring and then clearing each flag) and
+    runs the epilogue. Slot and flag index: (group x M-tiles + member) x
+    consumers + warpgroup. A thread's value i of a slot is word
+    i x 128 + thread: the warpgroup's stores of one i are contiguous."""
+    slot_words = 64 * v.bn
+    ws = common.global_ptr(ws_i64)
+    flags = common.global_ptr(flags_i64)
+    ltid64, cw64 = ltid.cast(pm.i64), cw.cast(pm.i64)
+    member64, mt64 = sched.member.cast(pm.i64), sched.num_m_tiles.cast(pm.i64)
+
+    def slot_of(group):
+        return (group.cast(pm.i64) * mt64 + member64) * v.consumers + cw64
+
+    with pm.if_(kb_lo != 0) as piece:
+        # Not the owner: write the partial sums, then release the flag.
+        acc = hopper.Accumulator.of(v.bn, acc_main)
+        slot = slot_of(sched.group)
+        base = common.gep(ws, slot * slot_words + ltid64, pm.f32)
+        for i in range(acc.size):
+            common.store(acc[i], common.gep(base, i * 128, pm.f32))
+        # Every thread's stores before the leader's release (CUTLASS's
+        # generic barrier: sync, then one release by one thread).
+        common.named_barrier(bar_id, 128)
+        with pm.if_(leader):
+            common.st_release_gpu(common.ptr_address(common.gep(flags, slot, pm.i32)), 1)
+    with piece.else_():
+        # The owner: the groups after this one whose first unit lies in
+        # this tile, g = group + 1 .. ceil(tile_end x Q / W) - 1.
+        last = common.minui(common.ceildivui(sched.tile_end * sched.groups_1, sched.work),
+                            sched.groups)
+        with pm.range(sched.group + 1, last, carry=[acc_main]) as loop:
+            slot = slot_of(loop.iv)
+            flag = common.gep(flags, slot, pm.i32)
+            flag_addr = common.ptr_address(flag)
+            with pm.if_(leader):
+                with pm.while_loop(carry=[pm.constant(True, pm.i1)]) as spin:
+                    spin.next(common.ld_acquire_gpu(flag_addr) == 0)
+            common.named_barrier(bar_id, 128)
+            base = common.gep(ws, slot * slot_words + ltid64, pm.f32)
+            acc = hopper.Accumulator.of(v.bn, loop.carried[0]).map(
+                lambda i, x: x + common.load(common.gep(base, i * 128, pm.f32), pm.f32))
+            # Every thread has read the slot: clear the flag for the next launch.
+            common.named_barrier(bar_id, 128)
+            with pm.if_(leader):
+                common.store(pm.constant(0, pm.i32), flag)
+            loop.next(acc.value)
+        epilogue(hopper.Accumulator.of(v.bn, loop.results[0]))
+
+
+def build(**options):
+    """The kernel of one variant (options: see the module's docstring and
+    `main`) and its dynamic shared memory in bytes. ValueError for options
+    that do not make a kernel."""
+    v = _Variant(**options)
+    desc_a = v.a_layout.tensormap()
+    desc_b = v.b_layout.tensormap(rows=v.b_box)
+    desc_c = v.c_layout.tensormap()
+    kw = dict(name=v.name, block=v.threads, min_ctas=1,
+              cluster=(2, 1, 1) if v.cluster == 2 else None)
+    if v.split_k:
+        @pm.kernel(**kw)
+        def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, m_i32: pm.i32, n_i32: pm.i32,
+                 k_i32: pm.i32, group_m_i32: pm.i32, splits_i32: pm.i32):
+            _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
+                  splits_i32=splits_i32)
+    elif v.stream_k:
+        @pm.kernel(**kw)
+        def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, m_i32: pm.i32, n_i32: pm.i32,
+                 k_i32: pm.i32, group_m_i32: pm.i32, ws_i64: pm.i64, flags_i64: pm.i64):
+            _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
+                  ws_i64=ws_i64, flags_i64=flags_i64)
+    else:
+        @pm.kernel(**kw)
+        def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, m_i32: pm.i32, n_i32: pm.i32,
+                 k_i32: pm.i32, group_m_i32: pm.i32):
+            _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32)
+    return gemm, v.smem_bytes
+
+
+def generate(locations=False, **options):
+    """The module text of one variant and its dynamic shared memory in bytes."""
+    kernel, smem = build(**options)
+    return pm.Module([kernel], name=MODULE).mlir(locations=locations), smem
+
+
+def _header(v):
+    """The example's comment header: what the kernel is and how it runs."""
+    n_acc = v.bn // 2
+    expect_tx = v.a_stage_bytes + v.b_stage_bytes
+    if v.lag:
+        consumer_text = f"""issues 4 wgmma.m64n{v.bn}k16 per k-block. The pipeline
+//                   declares consumer_depth = 2: one wgmma group stays in
+//                   flight and stage k-1 is freed (one thread per warpgroup
+//                   arrives on its empty barrier) after the wgmma of stage k
+//                   were issued and wgmma.wait_group 1 returned."""
+    else:
+        consumer_text = f"""issues 4 wgmma.m64n{v.bn}k16 per k-block, waits for them
+//                   (wait_group 0) and frees the stage at once (comparison
+//                   variant without the release lag, consumer_depth = 1)."""
+    units = "tiles x S work units" if v.split_k else "tiles"
+    grid_expr = f"min(SMs, {units})"
+    args_doc = " as i32"
+    if v.split_k:
+        args_doc = (" and the split count S (split-K: the TMA stores are\n// reduce-adds of "
+                    "bf16 partial tiles, C must be zero before the launch) as i32")
+    grid_text = "A launch with grid = number\n// of tiles is the non-persistent form of the same kernel."
+    if v.stream_k:
+        grid_expr = "M-tiles x min(SMs / M-tiles, N-tiles x k-blocks)"
+        args_doc = (" as i32, then the addresses of the stream-K\n// workspace (f32, 64 x BN per "
+                    "consumer warpgroup and CTA) and flags (i32, one\n// per consumer warpgroup "
+                    "and CTA, zero before the first launch; the\n// kernel leaves them zero) "
+                    "as i64")
+        grid_text = ("Stream-K: one CTA per M-tile in each group\n"
+                     "// of CTAs; group q of Q runs the (N-tile, k-block) iterations\n"
+                     "// [q W / Q, (q + 1) W / Q) of W = N-tiles x k-blocks, one work unit\n"
+                     "// per N-tile they touch (launch at least the M-tile count, a multiple of\n"
+                     "// it, and no more CTAs than fit the GPU at once: owners wait for later\n"
+                     "// CTAs).")
+    cluster_text, empty_text = "", "empty count 2" if v.consumers == 2 else "empty count 1"
+    if v.cluster == 2:
+        cluster_text = """
+// Clusters of 2 CTAs (the kernel declares cluster dims (2, 1, 1)): the pair
+// computes M-tiles 2i and 2i + 1 of the same N-tile; each CTA loads half of
+// the B tile and multicasts it into both CTAs (release_ctas = 2: every
+// consumer arrive reaches the empty barriers of both CTAs, empty count 4)."""
+        empty_text = "empty count 4 (2 warpgroups x 2 CTAs)"
+    if v.epi_buffers == 2:
+        epi_text = f"""{v.rounds} rounds of {v.epi_subtiles} 64x64 sub-tile(s),
+//                   alternating between 2 staging buffers so that the
+//                   stmatrix of one round overlaps the TMA store of the last."""
+    else:
+        epi_text = f"{v.rounds} round(s) of {v.epi_subtiles} 64x64 sub-tile(s)."
+    consumers = "warpgroups 1-2  consumers" if v.consumers == 2 else "warpgroup 1     consumer"
+    return f"""\
+// A warp-specialized, persistent bf16 GEMM for Hopper (sm_90a), written with
+// the pipeline dialect and upstream NVGPU/NVVM ops:
+//
+//   C[M, N] = A[M, K] * B[N, K]^T     bf16 inputs, f32 accumulation, bf16 C
+//
+// Layouts, as a row-major torch.matmul(x, w.t()) hands them to cuBLAS
+// (cublasLt with opA = T on w, i.e. "TN"): A row-major M x K; B stored N x K
+// row-major (K contiguous), that is a column-major K x N B, which wgmma reads
+// K-major with no transpose; C row-major M x N. A, B and C are all read or
+// written by TMA with 128-byte swizzle.
+//
+// GENERATED by scripts/gen-examples.py from the builder program
+// python/pipeline_mlir/kernels/gemm_sm90.py, options
+//   {v.gen_args()}
+// Edit the program, not this file. How it is built and measured:
+// docs/gemm.md.
+//
+// chips: sm_90a
+//
+// CTA tile {v.bm} x {v.bn} x {BK}, {v.stages} stages, {v.threads} threads in {1 + v.consumers} warpgroups:
+//   warpgroup 0     producer: setmaxnreg.dec {v.producer_regs}. Thread 0 walks the tile
+//                   schedule; per k-block it acquires a stage, expect_tx with
+//                   the default byte count (the payload's {v.a_stage_bytes} + {v.b_stage_bytes} =
+//                   {expect_tx} B), issues the A and B TMA loads on the stage's full
+//                   barrier and releases (steps). drain_producer at the end.
+//   {consumers}: setmaxnreg.inc {v.consumer_regs}. Each owns 64 rows of
+//                   the tile (a 64 x {v.bn} f32 accumulator, {n_acc} registers per
+//                   thread) and {consumer_text}
+//                   Barriers: full count 1 (the expect_tx), {empty_text}.
+//                   Epilogue per tile: f32 -> bf16x2, stmatrix into a
+//                   128B-swizzled staging tile, fence.proxy.async, TMA store
+//                   (clipped at M, N), {epi_text}
+// Tile schedule: persistent (grid = {grid_expr}); tile t -> (m, n) in
+// groups of `group_m` M-tiles, column-major in a group, so that the CTAs
+// running at once share A and B panels in L2. {grid_text}{cluster_text}
+//
+// Launch: block ({v.threads}, 1, 1); grid ({grid_expr}, 1, 1); dynamic shared
+// memory {v.smem_bytes} B: barriers in the first KiB, A stages at {v.a_off}, B stages
+// at {v.b_off}, C staging at {v.c_off} ({v.c_wg_bytes} B per consumer warpgroup), all
+// 1 KiB aligned (the swizzle pattern repeats every 1024 B).
+// Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
+// global memory) of A (box 64 x {v.bm}, K innermost), B (box 64 x {v.b_box}) and C (box
+// 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
+// then M, N, K and group_m{args_doc}. K and N must be multiples of 8 (TMA
+// strides are multiples of 16 bytes); M, N, K need not be multiples of the
+// tile: TMA zero-fills loads past the edges and clips stores.
+//
+// Check and compile:
+//   pipeline-opt -pipeline-verify-linearity -pipeline-verify-protocol examples/gemm_sm90.mlir
+//   pipeline-compile examples/gemm_sm90.mlir --chip=sm_90a -o gemm
+
+"""
+
+
+def example(**options):
+    """The text of examples/gemm_sm90.mlir (the shipped kernel by default):
+    the header and the module, without source locations."""
+    v = _Variant(**options)
+    text, _ = generate(locations=False, **options)
+    return _header(v) + text
+
+
+def main(argv=None):
+    ap = _command.parser(__doc__)
+    ap.add_argument("--bn", type=int, default=256)
+    ap.add_argument("--stages", type=int, default=3)
+    ap.add_argument("--epi-subtiles", type=int, default=4)
+    ap.add_argument("--epi-buffers", type=int, default=1,
+                    help="staging buffers per consumer warpgroup (1 or 2): with 2, round r "
+                         "writes buffer r %% 2 while the TMA store of round r-1 reads the other")
+    ap.add_argument("--cluster", type=int, default=1,
+                    help="2: CTA pairs share (multicast) the B tile; launch with cluster "
+                         "dims (2, 1, 1)")
+    ap.add_argument("--no-lag", action="store_true",
+                    help="comparison variant: wait_group 0 per k-block, consumer_depth 1")
+    ap.add_argument("--producer-regs", type=int, default=40)
+    ap.add_argument("--consumer-regs", type=int, default=232)
+    ap.add_argument("--consumers", type=int, default=2,
+                    help="consumer warpgroups (64 tile rows each): 2, or 1 for small M")
+    ap.add_argument("--split-k", action="store_true",
+                    help="take a split count S: K slices of a tile run as separate work "
+                         "units and reduce-add bf16 partials into a zeroed C")
+    ap.add_argument("--stream-k", action="store_true",
+                    help="cut all tiles' k-block iterations evenly among the CTAs "
+                         "(stream-K); the CTA that starts a tile's K adds the others' f32 "
+                         "partials from a workspace and stores C")
+    ap.add_argument("--name", default="gemm_bf16_sm90")
+    args = ap.parse_args(argv)
+    options = dict(bn=args.bn, stages=args.stages, epi_subtiles=args.epi_subtiles,
+                   producer_regs=args.producer_regs, consumer_regs=args.consumer_regs,
+                   name=args.name, cluster=args.cluster, lag=not args.no_lag,
+                   epi_buffers=args.epi_buffers, consumers=args.consumers,
+                   split_k=args.split_k, stream_k=args.stream_k)
+
+    def make(a):
+        v = _Variant(**options)
+        if a.example:
+            return example(**options), v.smem_bytes
+        return generate(locations=not a.no_locations, **options)[0], v.smem_bytes
+    _command.run(args, make)
+
+
+if __name__ == "__main__":
+    main()
