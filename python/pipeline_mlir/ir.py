@@ -693,17 +693,22 @@ def range(start: Union["Value", int], stop: Union["Value", int, None] = None,
     op = b.emit(head, regions=[body], terminator=None)
     loop = Loop(Value(iv, ity), args, results)
     loop.iv.block = body
+    yield from _carried_body(b, body, loop, "a pm.range with carry= needs "
+                             "loop.next(values...) in its body")
+    op.terminator = loop.yielded
+
+
+def _carried_body(b, body, loop, missing):
+    """Builds a loop's body (the `with` block, yielding `loop`) in `body`;
+    afterwards the body must have called loop.next(...) (`missing` says
+    so otherwise). Generator: a context manager yields from it."""
     b.push(body)
-    ok = False
     try:
         yield loop
-        ok = True
     finally:
         b.blocks.pop()
-    if ok:
-        if loop.yielded is None:
-            raise BuildError("a pm.range with carry= needs loop.next(values...) in its body")
-        op.terminator = loop.yielded
+    if loop.yielded is None:
+        raise BuildError(missing)
 
 
 def _like(value, name):
@@ -772,17 +777,9 @@ def while_loop(carry: Sequence["Value"]) -> Iterator["WhileLoop"]:
     op = b.emit(head, regions=[before, body], terminator=None)
     op.separator = "} do {"
     loop = WhileLoop(args, results, types)
-    b.push(body)
-    ok = False
-    try:
-        yield loop
-        ok = True
-    finally:
-        b.blocks.pop()
-    if ok:
-        if loop.yielded is None:
-            raise BuildError("a pm.while_loop needs loop.next(values..., flag) in its body")
-        body.terminator = loop.yielded
+    yield from _carried_body(b, body, loop, "a pm.while_loop needs "
+                             "loop.next(values..., flag) in its body")
+    body.terminator = loop.yielded
 
 
 # --- Generic ops ------------------------------------------------------------

@@ -164,12 +164,8 @@ def build(head_dim=128, causal=False, stages=2, producer_regs=24, consumer_regs=
 
         with role.else_():
             common.setmaxnreg("increase", pl.consumer_regs)
-            cw = wg - 1
-            ltid = tid % 128
-            leader = ltid == 0
-            warp = ltid // 32
-            lane = tid % 32
-            bar_id = cw.cast(T.i32) + 1
+            me = hopper.WarpgroupThread(tid, wg)
+            cw, leader, warp, lane, bar_id = me.index, me.leader, me.warp, me.lane, me.bar_id
             # This thread's two query rows in the warpgroup's accumulators
             # (Accumulator.half 0 and 1), and its quad's first lane.
             wg_row0 = cw * 64

@@ -292,12 +292,9 @@ def _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64):
     """Consumer warpgroup cw (1 or 2 of them) owns rows 64 cw .. 64 cw + 63
     of the tile: a 64 x BN f32 accumulator."""
     common.setmaxnreg("increase", v.consumer_regs)
-    cw = wg - 1
-    ltid = tid % 128
-    leader = ltid == 0
-    warp = ltid // 32
-    lane = tid % 32
-    bar_id = cw.cast(pm.i32) + 1
+    me = hopper.WarpgroupThread(tid, wg)
+    cw, ltid, leader, warp, lane, bar_id = (me.index, me.tid, me.leader, me.warp, me.lane,
+                                            me.bar_id)
     a_wg_off = cw * (64 * BK * 2)   # the warpgroup's 64 rows of the A stage
     c_rows = cw * 64
     cw_sub0 = cw * (v.epi_buffers * v.epi_subtiles)

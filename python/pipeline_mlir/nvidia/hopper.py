@@ -162,6 +162,26 @@ class SmemLayout:
         return desc + (nbytes.cast(T.i64) >> 4)
 
 
+class WarpgroupThread:
+    """This thread's place in warpgroup `wg` (a thread index / 128) of a
+    kernel whose consumer warpgroups start at `first`: `index` (wg - first),
+    `tid` in the warpgroup, `warp` (0..3), `lane`, `leader` (its thread 0)
+    and `bar_id`, the named barrier of the warpgroup's own 128 threads
+    (index + 1, as bar.sync takes it; 0 is the CTA's)."""
+
+    def __init__(self, tid: "ir.Value", wg: "ir.Value", first: int = 1):
+        self.index = wg - first
+        self.tid = tid % 128
+        self.leader = self.tid == 0
+        self.warp = self.tid // 32
+        self.lane = tid % 32
+        self.bar_id = self.index.cast(T.i32) + 1
+
+    def sync(self) -> None:
+        """bar.sync of the warpgroup's 128 threads."""
+        common.named_barrier(self.bar_id, 128)
+
+
 class Accumulator:
     """A warpgroup's f32 accumulator of wgmma m64nNk16: 64 x N, N / 2 values
     per thread. Thread t of the warpgroup (warp w = t / 32, lane l) holds
