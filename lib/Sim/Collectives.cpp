@@ -34,6 +34,10 @@ bool Machine::resolveCollectives(bool final) {
         else if (t.status == Status::Runnable || t.status == Status::Blocked)
           anyAlive = true;
       }
+      // Divergence findings wait until every group of the warp had its
+      // turn: a lane held by a later group (the elected lane at its own
+      // collective in a branch) may be released by it and still come.
+      std::vector<std::string> divergent;
       for (auto &[pc, atThisPc] : atPc) {
         // Lanes at the same instruction that name different member masks
         // (lanes of different iterations, or groups of an earlier
@@ -105,12 +109,13 @@ bool Machine::resolveCollectives(bool final) {
                                          : std::string("ended"))
                                  .str();
               }
-              finding("divergent-collective",
-                      formatv("'{0}' at {1} in warp {2} of {3} waits for "
-                              "lanes (mask {4:x}) of which only {5:x} reach "
-                              "it{6}",
-                              in.opcode, where(in), w, describeCta(c), needed,
-                              here, elsewhere));
+              divergent.push_back(
+                  formatv("'{0}' at {1} in warp {2} of {3} waits for "
+                          "lanes (mask {4:x}) of which only {5:x} reach "
+                          "it{6}",
+                          in.opcode, where(in), w, describeCta(c), needed, here,
+                          elsewhere)
+                      .str());
             }
             continue;
           }
@@ -291,6 +296,9 @@ bool Machine::resolveCollectives(bool final) {
           anyAlive = true;
         }
       }
+      if (final || !anyAlive)
+        for (const std::string &message : divergent)
+          finding("divergent-collective", message);
     }
   return progress;
 }

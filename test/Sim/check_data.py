@@ -152,10 +152,16 @@ def gemm(args, kind):
         launch = ["--grid=%d" % grid, "--cluster=4", "--block=224", "--smem=230400"]
         tail = ["--arg=%d" % M, "--arg=%d" % N, "--arg=%d" % K]
     else:
-        tiles = ((M + 127) // 128) * ((N + 255) // 256)
-        grid = min(tiles, args.grid) if args.grid else tiles
-        a_box, b_box, c_box = "64x128", "64x256", "64x64"
+        # With --cluster 2 (the 2-CTA variant), a CTA pair computes M-tiles
+        # 2i and 2i + 1 of one N-tile, each CTA loading half of B's 256 rows
+        # and multicasting it: a grid of pairs.
+        cl = args.cluster
+        tiles = ((M + 128 * cl - 1) // (128 * cl)) * ((N + 255) // 256)
+        grid = cl * (min(tiles, args.grid) if args.grid else tiles)
+        a_box, b_box, c_box = "64x128", "64x%d" % (256 // cl), "64x64"
         launch = ["--grid=%d" % grid, "--block=384", "--smem=214016"]
+        if cl > 1:
+            launch.append("--cluster=%d" % cl)
         tail = ["--arg=%d" % M, "--arg=%d" % N, "--arg=%d" % K, "--arg=%d" % args.group_m]
     a_box = args.a_box or a_box
     sim_args = launch + [
@@ -253,6 +259,8 @@ def main():
     ap.add_argument("--K", type=int, default=256)
     ap.add_argument("--grid", type=int, default=0, help="gemm90: persistent grid (min with tiles)")
     ap.add_argument("--group-m", type=int, default=8)
+    ap.add_argument("--cluster", type=int, default=1, choices=(1, 2),
+                    help="gemm90: the 2-CTA cluster variant (B multicast)")
     ap.add_argument("--resident-clusters", type=int, default=0)
     ap.add_argument("--a-box", help="override A's tensor-map box (seeded bugs)")
     ap.add_argument("--batch", type=int, default=1)
