@@ -28,6 +28,7 @@ EXAMPLES = {
     "gemm_sm100.mlir": "gemm_sm100",
     "attention_sm100.mlir": "attention_sm100",
     "sm100_matmul_pipelines.mlir": "sm100_matmul_pipelines",
+    "gemm_mxfp8_sm100.mlir": "gemm_block_scaled_sm100",
 }
 
 

@@ -1,4 +1,5 @@
-/*===- KernelLayout.h - the recorded parameter layout of a kernel --*- C -*-===*\
+/*===- KernelLayout.h - the recorded parameter layout of a kernel --*- C
+-*-===*\
 |*                                                                            *|
 |* The name and the version of the record of a kernel's parameter layout     *|
 |* that pipeline-legalize-kernel-abi writes into the module (one global per  *|

@@ -20,6 +20,7 @@ from .dtypes import from_bf16, to_bf16
 from . import emulator
 from .emulator import EmulationError, HostTensorMap
 from .matmul import gemm
+from .fp8_gemm import from_e4m3, scaled_mm, to_e4m3
 from .attention_fwd import attention
 from . import testing
 from .errors import (BuildError, CompileError, CudaError, Diagnostic, LaunchError,
@@ -28,5 +29,6 @@ from .ir import (Kernel, Loop, Module, Stage, Value, aligned_offset, as_value, b
                  block_dim, block_id, constant, dynamic_shared_memory, grid_dim, if_,
                  kernel, op, pipeline, pipeline_op, range, subview, thread_id, tile_pipeline,
                  tma_load, tma_prefetch, view, while_loop)
+from .types import f8E4M3FN, f8E5M2
 from .types import (MemRefType, PipelineType, TensorMapType, bf16, f16, f32, f64, i1,
                     i8, i16, i32, i64, index, memref, smem, tensormap)

@@ -796,6 +796,8 @@ def _elements_match(param_elem, got):
         return got in ("bf16", "u16")
     if param_elem == "index":
         return got == "i64"
+    if param_elem in ("f8E4M3FN", "f8E5M2"):
+        return got in ("u8", "i8")   # 8-bit floats travel as bytes
     return got == param_elem or (param_elem.startswith("i") and got == "u" + param_elem[1:])
 
 

@@ -684,3 +684,63 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool = Fal
     kernel.emulate(*maps, lse, seqlen, heads, scale_log2,
                    grid=(-(-seqlen // bm), heads, batch), block=128 + 2 * bm, smem=smem)
     return (out, lse) if return_lse else out
+
+
+def scaled_mm(a: np.ndarray, b: np.ndarray, scale_a: Any, scale_b: Any,
+              out: Optional[np.ndarray] = None, *, variant: Optional[str] = None,
+              sm_count: int = SM_COUNT) -> np.ndarray:
+    """C = scale(a @ b) in the emulator, with the kernel pm.scaled_mm
+    launches: `a` an M x K C-contiguous uint8 array of e4m3 bits
+    (pm.to_e4m3), `b` K x N the transpose of a C-contiguous N x K one (as
+    torch._scaled_mm takes b), K a multiple of 16 and N of 8; float32 scales
+    whose shapes choose the scaling (pipeline_mlir.scaled_mm: per-tensor,
+    rowwise, 1x128 x 128x128 blocks). Returns `out` (or a new M x N uint16
+    array of bf16 bits). The grid is planned for `sm_count` SMs."""
+    from . import fp8_gemm as fp8
+    what = "scaled_mm (emulated)"
+    for name, t in (("a", a), ("b.T", b.T if isinstance(b, np.ndarray) else b)):
+        if not isinstance(t, np.ndarray) or t.dtype != np.uint8 or t.ndim != 2:
+            raise LaunchError(f"{what}: a and b must be 2-D numpy uint8 arrays of e4m3 bits "
+                              "(pm.to_e4m3), got "
+                              + (f"a numpy {t.dtype} array of shape {t.shape}"
+                                 if isinstance(t, np.ndarray) else type(t).__name__))
+        if not t.flags.c_contiguous:
+            raise LaunchError(f"{what}: {name} must be C-contiguous (b: the .T of a "
+                              "C-contiguous N x K array)")
+    m, k = a.shape
+    kb, n = b.shape
+    fp8._check_shape(what, m, n, k, kb)
+    scales = []
+    for name, s in (("scale_a", scale_a), ("scale_b", scale_b)):
+        s = np.asarray(s)
+        if s.dtype != np.float32:
+            raise LaunchError(f"{what}: {name} must be float32, got {s.dtype}")
+        if not (s.flags.c_contiguous or s.flags.f_contiguous) or s.ndim == 0:
+            s = np.ascontiguousarray(s)
+        scales.append(s)
+    sa, sb = scales
+    # The kernel reads a scale array in its memory order, with its strides
+    # (row- or column-major block scales alike).
+    scaling, strides = fp8.plan_scales(what, m, n, k, sa.shape,
+                                       [x // 4 for x in sa.strides], sb.shape,
+                                       [x // 4 for x in sb.strides])
+    if out is None:
+        out = np.zeros((m, n), np.uint16)
+    elif (not isinstance(out, np.ndarray) or out.dtype != np.uint16 or out.shape != (m, n)
+          or not out.flags.c_contiguous or not out.flags.writeable):
+        raise LaunchError(f"{what}: out must be a writable C-contiguous {m} x {n} uint16 "
+                          "array")
+    for name, t in (("a", a), ("b", b)):
+        if np.shares_memory(out, t):
+            raise LaunchError(f"{what}: out overlaps {name}: C is written while a and b "
+                              "are read")
+    label = fp8.resolve(what, m, n, k, scaling, variant, sm_count)
+    kernel, _ = fp8._kernel(label)
+    grid, block, smem = fp8.launch_shape(label, m, n, sm_count)
+    bm, bn = fp8._rows(label), fp8.CONFIGS[label]["bn"]
+    maps = (HostTensorMap(a, (bm, fp8.BK), "u8", "swizzle_128b", l2promo="l2_256b"),
+            HostTensorMap(b.T, (bn, fp8.BK), "u8", "swizzle_128b", l2promo="l2_256b"),
+            HostTensorMap(out, (64, 64), "bf16", "swizzle_128b", l2promo="l2_256b"))
+    kernel.emulate(*maps, sa.ravel(order="K"), sb.ravel(order="K"), m, n, k, fp8.GROUP_M,
+                   *strides, grid=grid, block=block, smem=smem)
+    return out

@@ -27,16 +27,21 @@ def _listed(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def inputs(fn: str, tensors: Named, rank: int, layout: str = "") -> None:
-    """Each tensor a CUDA torch.bfloat16 tensor, contiguous, of `rank`
-    dimensions (`layout` names them in the message), all on one device."""
+def inputs(fn: str, tensors: Named, rank: Optional[int], layout: str = "",
+           dtype: Any = None) -> None:
+    """Each tensor a CUDA tensor of `dtype` (torch.bfloat16 by default),
+    contiguous, of `rank` dimensions (`layout` names them in the message;
+    rank None: any rank and strides), all on one device."""
     import torch
+    dtype = torch.bfloat16 if dtype is None else dtype
     for name, t in tensors:
-        if not isinstance(t, torch.Tensor) or not t.is_cuda or t.dtype != torch.bfloat16:
+        if not isinstance(t, torch.Tensor) or not t.is_cuda or t.dtype != dtype:
             got = type(t).__name__
             if isinstance(t, torch.Tensor):
                 got += f" {t.dtype} on {t.device}"
-            raise LaunchError(f"{fn}: {name} must be a CUDA torch.bfloat16 tensor, got {got}")
+            raise LaunchError(f"{fn}: {name} must be a CUDA {dtype} tensor, got {got}")
+        if rank is None:
+            continue
         if t.dim() != rank or not t.is_contiguous():
             raise LaunchError(f"{fn}: {name} must be a contiguous {rank}-D tensor"
                               f"{' ' + layout if layout else ''}, got shape {tuple(t.shape)}"

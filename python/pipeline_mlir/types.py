@@ -59,8 +59,13 @@ f16 = ScalarType("f16", 16, "float", "float16")
 bf16 = ScalarType("bf16", 16, "float", "bfloat16")
 f32 = ScalarType("f32", 32, "float", "float32")
 f64 = ScalarType("f64", 64, "float", "float64")
+#: The 8-bit floats of the FP8 tensor-core operands (OCP E4M3 without
+#: infinities, E5M2); numpy holds their bits as uint8.
+f8E4M3FN = ScalarType("f8E4M3FN", 8, "float", "uint8")
+f8E5M2 = ScalarType("f8E5M2", 8, "float", "uint8")
 
-SCALARS = {t.text: t for t in (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64)}
+SCALARS = {t.text: t for t in (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64, f8E4M3FN,
+                               f8E5M2)}
 
 #: The shared-memory address space.
 smem = "workgroup"

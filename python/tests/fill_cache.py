@@ -40,6 +40,11 @@ from pipeline_mlir import matmul  # noqa: E402
 for label in matmul.CONFIGS:
     kernel, smem = matmul._kernel(label)
     print(f"gemm {label} sm_90a: compiled or cached ({smem} B of shared memory)")
+# pm.scaled_mm's variants (the FP8 GEMM).
+from pipeline_mlir import fp8_gemm  # noqa: E402
+for label in fp8_gemm.CONFIGS:
+    kernel, smem = fp8_gemm._kernel(label)
+    print(f"scaled_mm {label} sm_90a: compiled or cached ({smem} B of shared memory)")
 mod = pm.compile(hanging.starved_consumer, **hanging.OPTIONS)
 print(f"{mod.name} hang report: {'cached' if mod.cached else 'compiled'} ({len(mod.cubin)} B)")
 # The attention written with the builder.

@@ -643,3 +643,108 @@ def test_gpu_matches_emulator(name, kind, params):
             f"{name} {key}: the GPU and the emulator differ by {share:.2f} of the bound " \
             f"(at most {result['worst_ulps'][key]} ulps; " \
             f"{result['bitwise_equal'][key]:.2%} of the elements bitwise equal)"
+
+
+# --- pm.scaled_mm: the sm_90a FP8 GEMM -------------------------------------------
+
+def _fp8_operands(m, n, k, mode, seed, column_major_scales=False):
+    """e4m3 a (M x K), b (K x N column-major, as torch._scaled_mm takes it)
+    and f32 scales of the scaling `mode`, from random data."""
+    import torch
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = (torch.randn((m, k), generator=g, device="cuda") * 4).to(torch.float8_e4m3fn)
+    w = (torch.randn((n, k), generator=g, device="cuda") * 4).to(torch.float8_e4m3fn)
+    kb, nb = -(-k // 128), -(-n // 128)
+
+    def uniform(*shape):
+        return torch.rand(shape, generator=g, device="cuda") * 1.5 + 0.5
+    if mode == "tensor":
+        sa, sb = uniform(), uniform()
+    elif mode == "row":
+        sa, sb = uniform(m, 1), uniform(1, n)
+    else:
+        sa = uniform(kb, m).t() if column_major_scales else uniform(m, kb)
+        sb = uniform(nb, kb)
+    return a, w.t(), sa, sb
+
+
+def _fp8_reference(a, b, sa, sb, mode):
+    """The f32 product of the dequantized operands (each k-block of 128
+    scaled apart for block scaling)."""
+    x, y = a.float(), b.float()
+    if mode != "block":
+        return (x @ y) * sa.reshape(-1, 1) * sb.reshape(1, -1)
+    n = y.shape[1]
+    out = 0
+    for kb in range(sa.shape[1]):
+        ks = slice(128 * kb, 128 * kb + 128)
+        col_scale = sb[:, kb].repeat_interleave(128)[:n]
+        out = out + (x[:, ks] @ y[ks]) * sa[:, kb:kb + 1] * col_scale[None, :]
+    return out
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+@pytest.mark.parametrize("variant, mode", [
+    ("bn256", "tensor"), ("bn256n", "row"), ("bn128", "row"), ("bn128n", "tensor"),
+    ("m64n128", "row"), ("m64n256", "tensor"), ("m64n64", "row"), ("bn128p", "row"),
+    ("m64n128p", "tensor"), ("block", "block"), ("block_m64", "block"),
+    (None, "tensor"), (None, "row"), (None, "block")])
+@pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 80), (1000, 1024, 528),
+                                   (257, 520, 1040), (4096, 4096, 1024)])
+def test_pm_scaled_mm(variant, mode, shape):
+    # Against the dequantized f32 product: partial tiles in M, N and K, C
+    # not zero before the call.
+    import torch
+    import pipeline_mlir as pm
+    m, n, k = shape
+    a, b, sa, sb = _fp8_operands(m, n, k, mode, m * 7 + n * 3 + k)
+    c = torch.full((m, n), 3.0, device="cuda", dtype=torch.bfloat16)
+    assert pm.scaled_mm(a, b, sa, sb, c, variant=variant) is c
+    torch.cuda.synchronize()
+    ref = _fp8_reference(a, b, sa, sb, mode)
+    err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
+    assert err < 1e-2, f"{variant} {mode} {shape}: max error {err:.2e} of max |C|"
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_scaled_mm_matches_torch_and_block_scale_strides():
+    import torch
+    import pipeline_mlir as pm
+    m, n, k = 512, 1024, 2048
+    for mode in ("tensor", "row"):
+        a, b, sa, sb = _fp8_operands(m, n, k, mode, 5)
+        if mode == "tensor":
+            sa, sb = sa.reshape(()), sb.reshape(())
+        ours = pm.scaled_mm(a, b, sa, sb)
+        try:
+            theirs = torch._scaled_mm(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+        except RuntimeError as e:   # a torch without this scaling on this GPU
+            pytest.skip(f"torch._scaled_mm: {e}")
+        err = (ours.float() - theirs.float()).abs().max() / theirs.float().abs().max()
+        assert err.item() < 1e-2, f"{mode}: {err.item():.2e}"
+    # Block scales of A stored M-major (strides (1, M), as DeepGEMM keeps them).
+    a, b, sa, sb = _fp8_operands(m, n, k, "block", 6, column_major_scales=True)
+    assert sa.stride() == (1, m)
+    c = pm.scaled_mm(a, b, sa, sb)
+    ref = _fp8_reference(a, b, sa, sb, "block")
+    err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
+    assert err < 1e-2
+
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+def test_pm_scaled_mm_refuses():
+    import torch
+    import pipeline_mlir as pm
+    a, b, sa, sb = _fp8_operands(64, 256, 512, "row", 1)
+    with pytest.raises(pm.LaunchError, match="b must be column-major"):
+        pm.scaled_mm(a, b.contiguous(), sa, sb)
+    with pytest.raises(pm.LaunchError, match="a must be a CUDA torch.float8_e4m3fn tensor"):
+        pm.scaled_mm(a.float(), b, sa, sb)
+    with pytest.raises(pm.LaunchError, match="scale_a must be a CUDA torch.float32 tensor"):
+        pm.scaled_mm(a, b, sa.double(), sb)
+    with pytest.raises(pm.LaunchError, match="no scaling of a 64 x 512 by 512 x 256"):
+        pm.scaled_mm(a, b, sa, sb.t())
+    with pytest.raises(pm.LaunchError, match="out_dtype is torch.bfloat16"):
+        pm.scaled_mm(a, b, sa, sb, out_dtype=torch.float16)
+    with pytest.raises(pm.LaunchError, match="out overlaps a"):
+        pm.scaled_mm(a, b, sa, sb, a.view(torch.bfloat16))   # 64 x 256 bf16 over a

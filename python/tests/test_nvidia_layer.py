@@ -291,3 +291,61 @@ def test_while_loop_and_i32_range():
 def _bad_while():
     with pm.while_loop(carry=[pm.constant(0, pm.i32)]) as loop:
         loop.next(pm.constant(0, pm.i32))
+
+
+# --- FP8 wgmma operands -------------------------------------------------------------
+
+def test_fp8_smem_layout_k_steps():
+    # 8-bit elements: 128 per 128-byte swizzle row, wgmma K 32 = 32 bytes.
+    a = hopper.SmemLayout(128, 128, T.f8E4M3FN)
+    assert (a.atom_cols, a.row_bytes, a.k_step, a.k_steps) == (128, 128, 32, 4)
+    assert [a.k_offset(k) for k in range(4)] == [0, 32, 64, 96]
+    # The same descriptor bits as a bf16 K-major tile of 128-byte rows.
+    assert a._fixed_bits() == hopper.SmemLayout(128, 64, T.bf16)._fixed_bits() \
+        == (1 << 16) | (64 << 32) | (1 << 62)
+    # Two swizzle rows of K: K step 4 starts the second 64 x 128 B sub-tile.
+    wide = hopper.SmemLayout(64, 256, T.f8E5M2)
+    assert wide.k_steps == 8 and wide.k_offset(4) == 64 * 128 and wide.k_offset(5) == 8224
+    # bf16: 16 per K step, 32 bytes too.
+    assert hopper.SmemLayout(64, 64, T.bf16).k_offset(3) == 96
+    with pytest.raises(BuildError, match="not whole"):
+        hopper.SmemLayout(64, 64, T.f8E4M3FN)
+
+
+def test_fp8_mma_emits_k32_and_refuses_mixed_widths():
+    from pipeline_mlir.nvidia import common
+    la, lb = hopper.SmemLayout(64, 128, T.f8E4M3FN), hopper.SmemLayout(128, 128, T.f8E5M2)
+
+    @pm.kernel(block=128)
+    def k(x: T.i32):
+        smem = pm.dynamic_shared_memory()
+        addr = common.smem_address(pm.view(smem, 1024, (64, 128), T.f8E4M3FN))
+        acc = hopper.mma_tile(hopper.Accumulator.undef(128), la.descriptors(addr),
+                              lb.descriptors(addr + 8192), a_layout=la, b_layout=lb,
+                              overwrite=True)
+        hopper.wait_group(0)
+        common.store(acc[0], common.global_ptr(x.cast(T.i64)))
+    text = pm.Module([k]).mlir(locations=False)
+    assert text.count("shape = #nvvm.shape<m = 64, n = 128, k = 32>") == 4
+    assert "typeA = #nvvm.wgmma_type<e4m3>" in text
+    assert "typeB = #nvvm.wgmma_type<e5m2>" in text
+    # The descriptors of K steps 1-3: +32 bytes each (+2 in the >> 4 field).
+    assert re.search(r"arith.constant 2 : i64", text) and re.search(r"arith.constant 6 : i64",
+                                                                     text)
+    ptx = pm.compile(text, chip="sm_90a", assemble=False).ptx
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2") == 4
+
+    @pm.kernel(block=128)
+    def bad(x: T.i32):
+        hopper.mma_async(hopper.Accumulator.undef(64), x.cast(T.i64), x.cast(T.i64),
+                         a_layout=la, b_layout=hopper.SmemLayout(64, 64, T.bf16))
+    with pytest.raises(BuildError, match="make no wgmma"):
+        pm.Module([bad]).mlir()
+
+    @pm.kernel(block=128)
+    def transposed(x: T.i32):
+        hopper.mma_async(hopper.Accumulator.undef(64), x.cast(T.i64), x.cast(T.i64),
+                         a_layout=la, b_layout=hopper.SmemLayout(32, 128, T.f8E4M3FN,
+                                                                 major="MN"))
+    with pytest.raises(BuildError, match="read K-major only"):
+        pm.Module([transposed]).mlir()

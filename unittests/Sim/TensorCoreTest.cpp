@@ -343,6 +343,127 @@ TEST(TensorCoreSeededSwizzleBug) {
   CHECK(bad > 0 && bad != ~0u) << "a wrong swizzle went unnoticed";
 }
 
+namespace {
+
+/// e4m3 bits of a small integer (|v| <= 15), from the OCP FP8 layout:
+/// sign 7, exponent 3-6 (bias 7), 3 mantissa bits.
+uint8_t e4m3Of(int v) {
+  if (v == 0)
+    return 0;
+  unsigned a = unsigned(v < 0 ? -v : v), e = 0;
+  while ((a >> (e + 1)) != 0)
+    ++e;
+  unsigned mant = ((a << 3) >> e) & 7;
+  return uint8_t((v < 0 ? 0x80 : 0) | (e + 7) << 3 | mant);
+}
+/// e5m2 bits of a small integer (|v| <= 7): exponent 2-6 (bias 15), 2
+/// mantissa bits.
+uint8_t e5m2Of(int v) {
+  if (v == 0)
+    return 0;
+  unsigned a = unsigned(v < 0 ? -v : v), e = 0;
+  while ((a >> (e + 1)) != 0)
+    ++e;
+  unsigned mant = ((a << 2) >> e) & 3;
+  return uint8_t((v < 0 ? 0x80 : 0) | (e + 15) << 2 | mant);
+}
+
+/// The 8-bit wgmma of an m64nNk128 tile: e4m3 A (64 x 128) and e5m2 B
+/// (N x 128), both K-major with one 128-byte swizzle row of K per row, as
+/// four m64nNk32 whose descriptors advance the start address by 32 bytes
+/// (the K step of 8-bit operands). Returns the mismatches against the
+/// float64 product (all values small integers: exact).
+unsigned runWgmmaFp8(unsigned N, std::string *err) {
+  const unsigned M = 64, K = 128;
+  std::vector<uint8_t> smem(65536, 0);
+  auto aInt = [](unsigned m, unsigned k) {
+    return int((m * 7 + k * 3) % 15) - 7;
+  };
+  auto bInt = [](unsigned k, unsigned n) {
+    return int((k * 5 + n * 11) % 13) - 6;
+  };
+  // K-major, 128-byte swizzle: row r at 128 (r % 8) + 1024 (r / 8), its
+  // 16-byte chunk c at c ^ (r % 8).
+  auto place = [&](uint32_t base, unsigned row, unsigned k, uint8_t v) {
+    unsigned r = row % 8;
+    smem.at(base + (row / 8) * 1024 + 128 * r + 16 * ((k / 16) ^ r) + k % 16) =
+        v;
+  };
+  for (unsigned m = 0; m < M; ++m)
+    for (unsigned k = 0; k < K; ++k)
+      place(0, m, k, e4m3Of(aInt(m, k)));
+  for (unsigned n = 0; n < N; ++n)
+    for (unsigned k = 0; k < K; ++k)
+      place(32768, n, k, e5m2Of(bInt(k, n)));
+  std::string e;
+  WgmmaInstr in =
+      decodeWgmma({"wgmma", "mma_async", "sync", "aligned",
+                   "m64n" + std::to_string(N) + "k32", "f32", "e4m3", "e5m2"},
+                  &e);
+  if (!e.empty()) {
+    *err = e;
+    return ~0u;
+  }
+  unsigned bad = 0;
+  for (unsigned w = 0; w < 4; ++w) {
+    std::vector<std::vector<uint32_t>> acc(32, std::vector<uint32_t>(N / 2));
+    for (unsigned step = 0; step < K / 32; ++step) {
+      Placement pa{false, 128, 32 * step, 16, 1024};
+      Placement pb{false, 128, 32768 + 32 * step, 16, 1024};
+      std::string r =
+          wgmmaExecute(in, w, smem, wgmmaDesc(pa, 128), nullptr,
+                       wgmmaDesc(pb, 128), step > 0, 1, 1, false, false, acc);
+      if (!r.empty()) {
+        *err = r;
+        return ~0u;
+      }
+    }
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned i = 0; i < N / 2; ++i) {
+        unsigned row = 16 * w + l / 4 + ((i % 4) >= 2 ? 8 : 0);
+        unsigned col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+        double ref = 0;
+        for (unsigned k = 0; k < K; ++k)
+          ref += double(aInt(row, k)) * double(bInt(k, col));
+        if (floatOf(acc[l][i]) != float(ref)) {
+          if (!bad)
+            *err = "first mismatch at D[" + std::to_string(row) + "][" +
+                   std::to_string(col) + "]: got " +
+                   std::to_string(floatOf(acc[l][i])) + " want " +
+                   std::to_string(ref);
+          ++bad;
+        }
+      }
+  }
+  return bad;
+}
+
+} // namespace
+
+TEST(TensorCoreWgmmaFp8) {
+  // The codes themselves, from the format tables: 1.0, -3.0, 14.0.
+  CHECK(e4m3Of(1) == 0x38 && e4m3Of(-3) == 0xC4 && e4m3Of(14) == 0x56);
+  CHECK(e5m2Of(1) == 0x3C && e5m2Of(-6) == 0xC6);
+  for (unsigned n : {64u, 128u, 256u}) {
+    std::string err;
+    CHECK(runWgmmaFp8(n, &err) == 0)
+        << "m64n" << n << "k32 e4m3 x e5m2: " << err;
+  }
+  // 8-bit operands have no transposed (MN-major) form.
+  std::string e;
+  WgmmaInstr in = decodeWgmma({"wgmma", "mma_async", "sync", "aligned",
+                               "m64n64k32", "f32", "e4m3", "e4m3"},
+                              &e);
+  CHECK(e.empty()) << e;
+  std::vector<uint8_t> smem(65536, 0);
+  std::vector<std::vector<uint32_t>> acc(32, std::vector<uint32_t>(32));
+  Placement p{false, 128, 0, 16, 1024};
+  CHECK(!wgmmaExecute(in, 0, smem, wgmmaDesc(p, 128), nullptr,
+                      wgmmaDesc(p, 128), true, 1, 1, false, true, acc)
+             .empty())
+      << "imm-trans-b accepted for e4m3";
+}
+
 TEST(TensorCoreWgmmaErrors) {
   std::string e;
   WgmmaInstr in = decodeWgmma({"wgmma", "mma_async", "sync", "aligned",

@@ -15,6 +15,10 @@
   `store` pick the tcgen05.ld/st shape and repeat count.
 - `mma` / `Mma.issue`, `mma_block_scale`, `commit`, `wait_ld` / `wait_st`,
   `fence_before_thread_sync` / `fence_after_thread_sync`.
+- `BlockScaledPayload`: a block-scaled GEMM's stage (A, B and their scale
+  factors, MXFP8 or NVFP4), its scale factors' layout in shared and tensor
+  memory; `cp` (tcgen05.cp, every shape), `mma_block_scale_vec` (the MMA
+  with an explicit scale vector).
 
 The encodings are written here once, from the PTX ISA (tcgen05
 "Instruction descriptor", "Shared memory descriptor", "Tensor Memory
@@ -23,7 +27,7 @@ addressing", "Matrix fragments for tcgen05.ld/st").
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 from .. import ir
 from .. import types as T
@@ -545,15 +549,18 @@ def mma_block_scale(d: Union[TmemTile, "ir.Value"], a: Union[TmemTile, "ir.Value
                     cta_group: int = 1) -> None:
     """tcgen05.mma.cta_group::<cta_group>.kind::<kind>.block_scale: D =
     (A scale_a) (B scale_b) (+ D), the scale factors in TMEM, with the
-    kind's default scale vector size (the explicit .block16 / .block32
-    forms are not selected by LLVM 22's PTX backend)."""
+    kind's default scale vector size (mxf8f6f4: 32, mxf4: 32; ptxas takes
+    the default as .block32, PTX ISA 8.8, once a scale-factor ID is 2 or
+    3: `mma_block_scale_vec` is the sm_100a form of PTX 8.6).
+    kind::mxf4nvf4 has no default (the ISA requires an explicit size): it
+    is issued by `mma_block_scale_vec` with a vector of 16, the NVFP4 one."""
     if kind not in BLOCK_SCALED_KINDS:
         raise BuildError(f"mma_block_scale: kind is one of {', '.join(BLOCK_SCALED_KINDS)}, "
                          f"got {kind!r}")
     if kind == "mxf4nvf4":
-        # The ISA requires an explicit scale vector size for mxf4nvf4.
-        raise BuildError("mma_block_scale: kind::mxf4nvf4 needs an explicit scale vector "
-                         "size, which LLVM 22's NVPTX backend does not select")
+        mma_block_scale_vec(d, a, b, idesc, accumulate, scale_a, scale_b, kind=kind, vec=16,
+                            cta_group=cta_group)
+        return
     scale = "default"
     ops = [_tmem_ptr(d), _tmem_ptr(a), b, _i32(idesc), _accumulate(accumulate),
            _tmem_ptr(scale_a), _tmem_ptr(scale_b)]
@@ -691,3 +698,306 @@ def tma_load_pair(desc: "ir.Value", coords: Sequence[Number], dst: "ir.Value",
           properties=("{group = #nvvm.cta_group<cta_2>, isCTAOnly = false, "
                       "mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = "
                       f"array<i32: 1, 1, {len(coords)}, 1, 0, 0, 0, 0>}}"))
+
+
+# --- Block-scaled MMA: MXFP8 and NVFP4 ---------------------------------------------
+# The operands of tcgen05.mma.kind::mxf8f6f4 / ::mxf4nvf4 .block_scale: a
+# pipeline stage holding A, B and their scale factors (the reference's
+# BlockScaledTilePayload), the copy of the scale factors to tensor memory
+# (tcgen05.cp) and the MMA with an explicit scale vector size.
+
+#: Element types of the block-scaled operands as MLIR types: the data
+#: (OCP FP8 / FP4) and the scale factors (UE8M0; UE4M3 is E4M3's byte with
+#: the sign bit clear).
+F8E4M3 = getattr(T, "f8E4M3FN", None) or T.ScalarType("f8E4M3FN", 8, "float", "uint8")
+F8E5M2 = getattr(T, "f8E5M2", None) or T.ScalarType("f8E5M2", 8, "float", "uint8")
+F4E2M1 = T.ScalarType("f4E2M1FN", 4, "float", "uint8")
+F8E8M0 = T.ScalarType("f8E8M0FNU", 8, "float", "uint8")
+_DATA_TYPES = {"e4m3": F8E4M3, "e5m2": F8E5M2, "e2m1": F4E2M1}
+_SCALE_TYPES = {"ue8m0": F8E8M0, "ue4m3": F8E4M3}
+
+#: The block-scaled formats: data types, MMA kind, scale type, scale vector
+#: size (elements of K per scale factor), K per MMA, and whether a global
+#: f32 scale follows (NVFP4's per-tensor scale, applied in the epilogue).
+BLOCK_SCALED_FORMATS = {
+    "mxfp8": dict(data=("e4m3", "e5m2"), kind="mxf8f6f4", scale="ue8m0", vec=32, k=32,
+                  global_scale=False),
+    "nvfp4": dict(data=("e2m1",), kind="mxf4nvf4", scale="ue4m3", vec=16, k=64,
+                  global_scale=True),
+}
+
+#: A scale-factor atom in shared memory: 128 rows (of A, or columns of B)
+#: x 4 scale factors, 512 bytes, as 32 rows of 16 bytes: row r = r0 + 32 r1
+#: (r0 < 32) has its 4 factors at bytes 16 r0 + 4 r1 .. + 3 (CUTLASS
+#: Sm1xxBlkScaledConfig SfAtom ((32,4),(vec,4)):((16,4),(0,1)); the
+#: reference's internal_sf_k_major). tcgen05.cp .32x128b.warpx4 copies one
+#: atom to 4 TMEM columns, row r0 + 32 r1's 4 factors the 4 bytes of column
+#: r1 in lanes r0, 32 + r0, 64 + r0, 96 + r0: the layout the MMA reads.
+SF_ATOM_ROWS = 128
+SF_ATOM_FACTORS = 4
+SF_ATOM_BYTES = 512
+
+
+def _pow2_columns(n: int) -> int:
+    c = 32
+    while c < n:
+        c *= 2
+    return c
+
+
+class BlockScaledPayload:
+    """A stage of a block-scaled GEMM's input pipeline: a k-block of A
+    (`block_m` x `block_k`), of B (`block_n` x `block_k`, K-major: the B of
+    A B^T) and their scale factors, as TMA writes them and the MMA (A, B)
+    and tcgen05.cp (the scale factors) read them.
+
+        pay = BlockScaledPayload("mxfp8", a="e4m3", b="e5m2", stages=4)
+        a, b, sfa, sfb = pay.buffers(smem, offset)        # the 4 payload memrefs
+        tp = pm.tile_pipeline(p, [a, b, sfa, sfb])
+
+    A k-block is one 128-byte swizzle row of A and B: 128 FP8 or 256 FP4
+    elements (FP4 packed two per byte, the even k in the low nibble), i.e.
+    `k_steps` = 4 MMAs of K = 32 (mxf8f6f4) or 64 (mxf4nvf4). Its scale
+    factors are `factors` = block_k / vec per row, `atoms` = factors / 4
+    512-byte atoms per 128 rows (`SF_ATOM_BYTES`). Payload types: A and B
+    of the data type (f8E4M3FN, f8E5M2, f4E2M1FN: the stage's expect_tx
+    counts bits / 8; FP4 as i8, its packed bytes), the scale factors of
+    the scale type (f8E8M0FNU; UE4M3 as f8E4M3FN) shaped (stages, 1,
+    128-row groups, atoms, 32, 16).
+
+    Tensor memory (`sf_columns` per stage, after the accumulator): the
+    scale factors of MMA step j are at `sfa_column(j)` / `sfb_column(j)`
+    columns into the stage's, byte `sf_id(j)` of each 32-bit cell:
+    MXFP8 (1 factor per row per MMA) all 4 steps share the 4 columns of
+    the atom and pick their byte with the SF ID; NVFP4 (4 factors per row
+    per MMA, scale_vec 4X) step j has its own columns, the whole cell.
+    """
+
+    def __init__(self, fmt: str = "mxfp8", a: Optional[str] = None, b: Optional[str] = None,
+                 *, block_m: int = 128, block_n: int = 128, stages: int = 4,
+                 cta_group: int = 1):
+        if fmt not in BLOCK_SCALED_FORMATS:
+            raise BuildError(f"BlockScaledPayload: the format is one of "
+                             f"{', '.join(BLOCK_SCALED_FORMATS)}, got {fmt!r}")
+        f = BLOCK_SCALED_FORMATS[fmt]
+        a = a or f["data"][0]
+        b = b or a
+        for name, what in ((a, "A"), (b, "B")):
+            if name not in f["data"]:
+                raise BuildError(f"BlockScaledPayload {fmt}: {what} is "
+                                 f"{' or '.join(f['data'])}, got {name!r}")
+        if block_m != 128:
+            raise BuildError(f"BlockScaledPayload: block_m (rows of A per CTA) is 128, "
+                             f"got {block_m}")
+        _cta(cta_group)
+        if block_n % SF_ATOM_ROWS or not SF_ATOM_ROWS <= block_n <= 256:
+            raise BuildError(f"BlockScaledPayload: block_n is 128 or 256, got {block_n}")
+        self.format, self.kind, self.scale = fmt, f["kind"], f["scale"]
+        self.a, self.b = a, b
+        self.a_type, self.b_type = _DATA_TYPES[a], _DATA_TYPES[b]
+        self.scale_type = _SCALE_TYPES[self.scale]
+        self.vec, self.mma_k, self.global_scale = f["vec"], f["k"], f["global_scale"]
+        self.block_m, self.block_n, self.stages = block_m, block_n, stages
+        # cta_group 2: the MMA's M is the pair's 256 rows; each CTA holds
+        # its 128 rows of A, half of B's block_n rows, and the scale factors
+        # of its rows of A and of all block_n rows of B (the MMA reads
+        # scale_B for every column in each CTA's tensor memory).
+        self.cta_group = cta_group
+        self.b_rows = block_n // cta_group
+        self.row_bytes = 128
+        # FP4 is held as its packed bytes (i8, two e2m1 each): MLIR lowers a
+        # memref of f4E2M1FN to one byte per element, which would misplace
+        # every stage after the first.
+        storage = lambda t: T.i8 if t.bits < 8 else t
+        self.a_storage, self.b_storage = storage(self.a_type), storage(self.b_type)
+        self.row_elements = self.row_bytes * 8 // self.a_storage.bits
+        self.block_k = self.row_bytes * 8 // self.a_type.bits
+        self.k_steps = self.block_k // self.mma_k
+        self.factors = self.block_k // self.vec
+        self.atoms = self.factors // SF_ATOM_FACTORS
+        self.sf_per_mma = self.mma_k // self.vec
+        # The MMA descriptors depend on bytes only: a K step is 32 bytes of
+        # a 128-byte swizzled K-major row for every block-scaled kind, the
+        # layout of a 64-wide bf16 tile.
+        self.a_layout = SmemLayout(block_m, self.row_bytes // 2, T.bf16, swizzle=128, major="K")
+        self.b_layout = SmemLayout(self.b_rows, self.row_bytes // 2, T.bf16, swizzle=128,
+                                   major="K")
+        self.a_bytes = block_m * self.row_bytes
+        self.b_bytes = self.b_rows * self.row_bytes
+        self.sfa_bytes = block_m // SF_ATOM_ROWS * self.atoms * SF_ATOM_BYTES
+        self.sfb_bytes = block_n // SF_ATOM_ROWS * self.atoms * SF_ATOM_BYTES
+
+    # Types and buffers.
+    def memref_types(self) -> List[T.MemRefType]:
+        """The four payload types: A, B (stages, 1, rows, 128 bytes of K) and
+        SFA, SFB (stages, 1, 128-row groups, atoms, 32, 16)."""
+        s = self.stages
+        sf = lambda rows: T.MemRefType((s, 1, rows // SF_ATOM_ROWS, self.atoms, 32, 16),
+                                       self.scale_type, T.smem)
+        return [T.MemRefType((s, 1, self.block_m, self.row_elements), self.a_storage, T.smem),
+                T.MemRefType((s, 1, self.b_rows, self.row_elements), self.b_storage, T.smem),
+                sf(self.block_m), sf(self.block_n)]
+
+    @property
+    def stage_bytes(self) -> int:
+        """Bytes one stage takes (what its expect_tx arms)."""
+        return self.a_bytes + self.b_bytes + self.sfa_bytes + self.sfb_bytes
+
+    def offsets(self, base: int) -> List[int]:
+        """Byte offsets of the A, B, SFA, SFB buffers from `base` (1024-byte
+        aligned: the 128-byte swizzle atoms), each buffer 1 KiB aligned,
+        and the first byte after them."""
+        out, off = [], base
+        for nbytes in (self.a_bytes, self.b_bytes, self.sfa_bytes, self.sfb_bytes):
+            out.append(off)
+            off += -(-self.stages * nbytes // 1024) * 1024
+        return out + [off]
+
+    def buffers(self, storage: "ir.Value", base: int) -> List["ir.Value"]:
+        """The four payload memrefs, views of `storage` from byte `base`
+        (`offsets(base)`)."""
+        return [ir.view(storage, off, t.shape, t.element)
+                for off, t in zip(self.offsets(base), self.memref_types())]
+
+    # TMA boxes (as the host encodes the tensor maps).
+    def sf_box(self, rows: int) -> tuple:
+        """The TMA box of a stage's scale factors of `rows` rows, in the 3-D
+        u8 tensor (128 bytes, 4 x atoms along K, 128-row groups) whose
+        512-byte atoms are ordered K first (CUTLASS's SF layout)."""
+        return (128, 4 * self.atoms, rows // SF_ATOM_ROWS)
+
+    # Tensor memory.
+    def sf_tmem_columns(self, rows: int) -> int:
+        """TMEM columns the scale factors of one stage of `rows` rows take:
+        4 per atom per 128 rows."""
+        return rows // 32 * self.atoms
+
+    @property
+    def sf_columns(self) -> int:
+        """TMEM columns of one stage's SFA and SFB."""
+        return self.sf_tmem_columns(self.block_m) + self.sf_tmem_columns(self.block_n)
+
+    def tmem_columns(self, acc_columns: int) -> int:
+        """The allocation (a power of 2) for an accumulator of `acc_columns`
+        columns and every stage's scale factors."""
+        return _pow2_columns(acc_columns + self.stages * self.sf_columns)
+
+    def sf_column(self, step: int, rows: int) -> int:
+        """Columns into a stage's SFA (rows = block_m) or SFB of MMA step
+        `step`'s scale factors."""
+        return 0 if self.sf_per_mma == 1 else step * (rows // 32)
+
+    def sf_id(self, step: int) -> int:
+        """The byte of each cell MMA step `step` reads (the SF ID)."""
+        return step if self.sf_per_mma == 1 else 0
+
+    def idesc(self, step: int, block_n: Optional[int] = None) -> int:
+        """The instruction descriptor of MMA step `step` (M = block_m, N =
+        block_n, its SF IDs)."""
+        sf = self.sf_id(step)
+        return instr_desc_block_scaled(self.block_m * self.cta_group, block_n or self.block_n,
+                                       self.a, self.b, kind=self.kind, scale=self.scale,
+                                       a_sf_id=sf, b_sf_id=sf, cta_group=self.cta_group)
+
+    def copy_scales(self, sf: "ir.Value", rows: int, dst: TmemTile) -> None:
+        """tcgen05.cp of a stage's scale factors (`sf`, its payload slice of
+        `rows` rows) to the TMEM columns at `dst`: atom j of 128-row group
+        g to columns sf_column(j) + 4 g (32x128b.warpx4: duplicated to the
+        four 32-lane sub-partitions)."""
+        base = _shrui(_smem_address(sf).cast(T.i32), 4)
+        for g in range(rows // SF_ATOM_ROWS):
+            for j in range(self.atoms):
+                # Atom j holds the factors of MMA steps 4j / sf_per_mma ..
+                off = (g * self.atoms + j) * SF_ATOM_BYTES >> 4
+                column = self.sf_column(j * SF_ATOM_FACTORS // self.sf_per_mma, rows) + 4 * g
+                cp(dst.at(column=column), sf_desc(base + off if off else base), "32x128b",
+                   "warpx4", cta_group=self.cta_group)
+
+
+def _smem_address(tile: "ir.Value") -> "ir.Value":
+    from .common import smem_address
+    return smem_address(tile)
+
+
+#: Bits 32-45 of the scale-factor descriptor: 8 rows of 16 bytes apart.
+_SF_SBO = 128
+
+
+def sf_desc(start: "ir.Value") -> "ir.Value":
+    """The tcgen05 shared-memory descriptor of a scale-factor atom (32
+    rows x 16 bytes, rows 16 bytes apart) whose address >> 4 is `start`
+    (i32): no swizzle (layout type 0), K-major, core matrices of 8 rows x
+    16 bytes, the 8-row groups 128 bytes apart (SBO), one core matrix
+    along K (LBO unused, 0), version 1."""
+    field = ir.op("arith.extui", [_i32(start) & 0x3FFF], [T.i64])
+    return field | ir.constant((_SF_SBO >> 4) << 32 | _VERSION << 46, T.i64)
+
+
+#: tcgen05.cp shapes (PTX ISA "tcgen05.cp"): rows x bits copied, and the
+#: multicasts each takes (none, or the warpx2 / warpx4 lane replication).
+CP_SHAPES = {"128x256b": ("",), "4x256b": ("",), "128x128b": ("",),
+             "64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
+
+
+def cp(dst: Union[TmemTile, "ir.Value"], desc: "ir.Value", shape: str,
+       multicast: str = "", cta_group: int = 1) -> None:
+    """tcgen05.cp.cta_group::<cta_group>.<shape>[.<multicast>] [dst], desc:
+    copies rows of shared memory (the K-major, unswizzled matrix of the
+    descriptor `desc`, i64) to tensor memory from `dst` (a tile, or an i32
+    address / !llvm.ptr<6>): .128x256b / .128x128b row r to lane r, 32 or
+    16 bytes a row in consecutive columns; .4x256b rows 0-3 to lanes 0, 32,
+    64, 96; .64x128b.warpx2::02_13 / ::01_23 64 rows, each to two lane
+    sub-partitions; .32x128b.warpx4 32 rows, each to all four. Ordered
+    before a later tcgen05.mma of the same thread."""
+    if shape not in CP_SHAPES:
+        raise BuildError(f"tcgen05.cp: the shape is one of {', '.join(CP_SHAPES)}, "
+                         f"got {shape!r}")
+    if multicast not in CP_SHAPES[shape]:
+        allowed = " or ".join(m or "none" for m in CP_SHAPES[shape])
+        raise BuildError(f"tcgen05.cp .{shape}: the multicast is {allowed}, got "
+                         f"{multicast or 'none'}")
+    if isinstance(dst, TmemTile):
+        ptr = dst.ptr()
+    elif dst.type == T.i32:
+        ptr = ir.op("llvm.inttoptr", [dst], [PTR_TMEM])
+    else:
+        ptr = dst
+    mc = (f", multicast = #nvvm.tcgen05_cp_multicast<{multicast.replace('::', '_')}>"
+          if multicast else "")
+    ir.op("nvvm.tcgen05.cp", [ptr, desc], properties=(
+        f"{{group = {_cta(cta_group)}{mc}, shape = #nvvm.tcgen05_cp_shape<shape_{shape}>}}"))
+
+
+#: The scale vector qualifier of each block-scaled kind and vector size
+#: (PTX ISA "tcgen05.mma": the number of scale factors per row of one MMA,
+#: K / vector: mxf8f6f4 K 32 with 32 = 1X; mxf4 / mxf4nvf4 K 64 with 32 =
+#: 2X, mxf4nvf4 with 16 = 4X). The .scale_vec::NX forms are sm_100a's from
+#: PTX ISA 8.6 (mxf4nvf4: 8.7); the equivalent .block32 / .block16 need 8.8,
+#: and ptxas reads the unqualified form as .block32.
+_SCALE_VEC = {("mxf8f6f4", 32): "1X", ("mxf4", 32): "2X", ("mxf4nvf4", 32): "2X",
+              ("mxf4nvf4", 16): "4X"}
+
+
+def mma_block_scale_vec(d: Union[TmemTile, "ir.Value"], a: "ir.Value", b: "ir.Value",
+                        idesc: Union[int, "ir.Value"], accumulate: Union["ir.Value", bool],
+                        scale_a: Union[TmemTile, "ir.Value"],
+                        scale_b: Union[TmemTile, "ir.Value"], *, kind: str, vec: int,
+                        cta_group: int = 1) -> None:
+    """tcgen05.mma.cta_group::<cta_group>.kind::<kind>.block_scale
+    .scale_vec::<N>X [d], a_desc, b_desc, idesc, [scale_a], [scale_b],
+    accumulate: the block-scaled MMA with an explicit scale vector size
+    (`vec` elements of K per factor; the form kind::mxf4nvf4 requires), A
+    and B in shared memory. LLVM 22's NVPTX backend selects no explicit
+    form, so this one is written as inline PTX (the TMEM addresses as
+    32-bit registers, the accumulate flag as a predicate)."""
+    if (kind, vec) not in _SCALE_VEC:
+        raise BuildError(f"mma_block_scale_vec: kind::{kind} takes no scale vector of {vec}")
+    _cta(cta_group)  # checks it
+    addr = lambda x: x.addr if isinstance(x, TmemTile) else _i32(x)
+    acc = _accumulate(accumulate)
+    text = ("{ .reg .pred p; setp.ne.b32 p, $6, 0; "
+            f"tcgen05.mma.cta_group::{cta_group}.kind::{kind}.block_scale."
+            f"scale_vec::{_SCALE_VEC[(kind, vec)]} [$0], $1, $2, $3, [$4], [$5], p; }}")
+    from .common import _asm
+    _asm(text, "r,l,l,r,r,r,r", [addr(d), a, b, _i32(idesc), addr(scale_a), addr(scale_b),
+                                 ir.op("arith.extui", [acc], [T.i32])])

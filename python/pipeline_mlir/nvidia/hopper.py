@@ -26,9 +26,17 @@ from . import common
 
 #: wgmma K per instruction for 16-bit inputs.
 K_STEP = 16
+#: Bytes of K one wgmma reads per row: 16 16-bit or 32 8-bit elements.
+K_STEP_BYTES = 32
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}     # descriptor bits 62-63
-_WGMMA_TYPE = {"bf16": "bf16", "f16": "f16"}
+_WGMMA_TYPE = {"bf16": "bf16", "f16": "f16", "f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
+
+
+def k_step(element: T.ScalarType) -> int:
+    """wgmma K per instruction for `element` operands: 16 (bf16, f16) or
+    32 (e4m3, e5m2): always 32 bytes of a K-major row."""
+    return K_STEP_BYTES // element.nbytes
 
 
 class SmemLayout:
@@ -53,7 +61,7 @@ class SmemLayout:
             raise BuildError(f"SmemLayout: major is 'K' or 'MN', got {major!r}")
         if element.text not in _WGMMA_TYPE:
             raise BuildError(f"SmemLayout: wgmma operands of {element} are not supported "
-                             "(bf16, f16)")
+                             "(bf16, f16, f8E4M3FN, f8E5M2)")
         self.rows, self.cols, self.element = rows, cols, element
         self.swizzle, self.major = swizzle, major
         self.atom_cols = swizzle // element.nbytes   # elements per atom row
@@ -114,16 +122,22 @@ class SmemLayout:
             lbo, sbo = self.subtile_bytes, 8 * self.row_bytes
         return ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (_SWIZZLE_MODE[self.swizzle] << 62)
 
+    @property
+    def k_step(self) -> int:
+        """Elements of K per wgmma: 16 for 16-bit, 32 for 8-bit elements."""
+        return k_step(self.element)
+
     def k_offset(self, k: int) -> int:
-        """The byte offset of K step `k` (of 16 elements) within the tile."""
+        """The byte offset of K step `k` (of `k_step` elements, 32 bytes of
+        a K-major row) within the tile."""
         if self.major == "K":
-            return self.offset(0, k * K_STEP)
-        return k * K_STEP * self.row_bytes
+            return self.offset(0, k * self.k_step)
+        return k * self.k_step * self.row_bytes
 
     @property
     def k_steps(self) -> int:
-        """K steps in the tile: its columns (K-major) or rows (MN-major) / 16."""
-        return (self.cols if self.major == "K" else self.rows) // K_STEP
+        """K steps in the tile: its columns (K-major) or rows (MN-major) / k_step."""
+        return (self.cols if self.major == "K" else self.rows) // self.k_step
 
     def descriptor(self, addr: "ir.Value") -> "ir.Value":
         """The wgmma matrix descriptor (i64) of the tile at the shared-memory
@@ -329,20 +343,29 @@ def wait_group(pending: int) -> None:
 def mma_async(acc: Accumulator, a: "ir.Value", b: "ir.Value", *,
               a_layout: Optional[SmemLayout] = None, b_layout: Optional[SmemLayout] = None,
               accumulate: bool = True) -> Accumulator:
-    """One wgmma.mma_async m64nNk16 (N = acc.n): acc + A B with A and B given
-    by their matrix descriptors (i64) and layouts (bf16 K-major by default;
-    an MN-major B is read without a transpose). `accumulate=False` makes
-    the MMA overwrite the accumulator (scale-d 0)."""
-    a_type = (a_layout.element if a_layout else T.bf16).text
-    b_type = (b_layout.element if b_layout else T.bf16).text
+    """One wgmma.mma_async m64nNkK (N = acc.n; K 16 for bf16/f16, 32 for
+    e4m3/e5m2): acc + A B with A and B given by their matrix descriptors
+    (i64) and layouts (bf16 K-major by default; an MN-major B is read
+    without a transpose). The 8-bit types mix (e4m3 A with e5m2 B); the
+    16-bit ones do not. `accumulate=False` makes the MMA overwrite the
+    accumulator (scale-d 0)."""
+    a_elem = a_layout.element if a_layout else T.bf16
+    b_elem = b_layout.element if b_layout else T.bf16
+    a_type, b_type = a_elem.text, b_elem.text
     if a_layout is not None and a_layout.major != "K":
         raise BuildError("mma_async: A from shared memory is read K-major")
+    if a_elem.nbytes != b_elem.nbytes or (a_elem.nbytes == 2 and a_type != b_type):
+        raise BuildError(f"mma_async: A of {a_elem} and B of {b_elem} make no wgmma "
+                         "(bf16 x bf16, f16 x f16, or e4m3/e5m2 x e4m3/e5m2)")
+    if b_elem.nbytes == 1 and b_layout is not None and b_layout.major != "K":
+        # The PTX ISA: wgmma transposes (reads MN-major) 16-bit operands only.
+        raise BuildError(f"mma_async: a B of {b_elem} is read K-major only")
     b_major = b_layout.major if b_layout else "K"
     props = (f"{{layoutA = #nvvm.mma_layout<row>, "
              f"layoutB = #nvvm.mma_layout<{'col' if b_major == 'K' else 'row'}>, "
              "scaleA = #nvvm.wgmma_scale_in<one>, scaleB = #nvvm.wgmma_scale_in<one>, "
              f"scaleD = #nvvm.wgmma_scale_out<{'one' if accumulate else 'zero'}>, "
-             f"shape = #nvvm.shape<m = 64, n = {acc.n}, k = {K_STEP}>, "
+             f"shape = #nvvm.shape<m = 64, n = {acc.n}, k = {k_step(a_elem)}>, "
              f"typeA = #nvvm.wgmma_type<{_WGMMA_TYPE[a_type]}>, "
              f"typeB = #nvvm.wgmma_type<{_WGMMA_TYPE[b_type]}>, "
              "typeD = #nvvm.wgmma_type<f32>}")
@@ -351,15 +374,18 @@ def mma_async(acc: Accumulator, a: "ir.Value", b: "ir.Value", *,
 
 
 def mma_tile(acc: Accumulator, a_descs: Sequence["ir.Value"], b_descs: Sequence["ir.Value"],
-             *, b_layout: Optional[SmemLayout] = None, overwrite: bool = False) -> Accumulator:
+             *, b_layout: Optional[SmemLayout] = None, overwrite: bool = False,
+             a_layout: Optional[SmemLayout] = None) -> Accumulator:
     """The wgmma of a K tile, one per pair of descriptors, between a fence
     and a commit: the group `wait_group` later waits for. With `overwrite`
-    the first MMA ignores the accumulator's contents."""
+    the first MMA ignores the accumulator's contents. The layouts give the
+    operand types (bf16 by default)."""
     if len(a_descs) != len(b_descs):
         raise BuildError(f"mma_tile: {len(a_descs)} A and {len(b_descs)} B descriptors")
     fence()
     for k, (a, b) in enumerate(zip(a_descs, b_descs)):
-        acc = mma_async(acc, a, b, b_layout=b_layout, accumulate=not (overwrite and k == 0))
+        acc = mma_async(acc, a, b, a_layout=a_layout, b_layout=b_layout,
+                        accumulate=not (overwrite and k == 0))
     commit_group()
     return acc
 
