@@ -492,6 +492,22 @@ def _bf16_matrix(name, x, what):
 _sm100_gemm = None
 
 
+def _host_output(what, out, m, n, a, b, inputs):
+    """The M x N uint16 (bf16 bits) output of an emulated GEMM: a new one, or
+    `out` checked (writable, C-contiguous, not over the inputs `a`, `b`)."""
+    if out is None:
+        return np.zeros((m, n), np.uint16)
+    if (not isinstance(out, np.ndarray) or out.dtype != np.uint16 or out.shape != (m, n)
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        raise LaunchError(f"{what}: out must be a writable C-contiguous {m} x {n} uint16 "
+                          "array")
+    for name, t in (("a", a), ("b", b)):
+        if np.shares_memory(out, t):
+            raise LaunchError(f"{what}: out overlaps {name}: C is written while {inputs} "
+                              "are read")
+    return out
+
+
 def _gemm_sm100_kernel():
     global _sm100_gemm
     if _sm100_gemm is None:
@@ -529,16 +545,7 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
     if k % 8 or n % 8:
         raise LaunchError(f"{what}: K ({k}) and N ({n}) must be multiples of 8 (TMA needs "
                           "16-byte rows)")
-    if out is None:
-        out = np.zeros((m, n), np.uint16)
-    elif (not isinstance(out, np.ndarray) or out.dtype != np.uint16 or out.shape != (m, n)
-          or not out.flags.c_contiguous or not out.flags.writeable):
-        raise LaunchError(f"{what}: out must be a writable C-contiguous {m} x {n} uint16 "
-                          "array")
-    for name, t in (("a", a), ("b", b)):
-        if np.shares_memory(out, t):
-            raise LaunchError(f"{what}: out overlaps {name}: C is written while A and B "
-                              "are read")
+    out = _host_output(what, out, m, n, a, b, "A and B")
     if chip == "sm_100a":
         if variant is not None:
             raise LaunchError(f"{what}: the sm_100a GEMM has no variants")
@@ -724,16 +731,7 @@ def scaled_mm(a: np.ndarray, b: np.ndarray, scale_a: Any, scale_b: Any,
     scaling, strides = fp8.plan_scales(what, m, n, k, sa.shape,
                                        [x // 4 for x in sa.strides], sb.shape,
                                        [x // 4 for x in sb.strides])
-    if out is None:
-        out = np.zeros((m, n), np.uint16)
-    elif (not isinstance(out, np.ndarray) or out.dtype != np.uint16 or out.shape != (m, n)
-          or not out.flags.c_contiguous or not out.flags.writeable):
-        raise LaunchError(f"{what}: out must be a writable C-contiguous {m} x {n} uint16 "
-                          "array")
-    for name, t in (("a", a), ("b", b)):
-        if np.shares_memory(out, t):
-            raise LaunchError(f"{what}: out overlaps {name}: C is written while a and b "
-                              "are read")
+    out = _host_output(what, out, m, n, a, b, "a and b")
     label = fp8.resolve(what, m, n, k, scaling, variant, sm_count)
     kernel, _ = fp8._kernel(label)
     grid, block, smem = fp8.launch_shape(label, m, n, sm_count)
