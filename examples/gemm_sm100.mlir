@@ -151,26 +151,26 @@ module attributes {gpu.container_module} {
       %c25 = arith.constant 2 : i32
       %c27 = arith.constant 256 : i32
       %c32 = arith.constant 5 : i32
-      %c36 = arith.constant 0 : index
-      %c52 = arith.constant 1024 : index
-      %c54 = arith.constant 99328 : index
-      %c56 = arith.constant 197632 : index
-      %c60 = arith.constant 1 : index
-      %c63 = arith.constant 2 : index
-      %c65 = arith.constant 6 : index
-      %c138 = arith.constant 16383 : i32
-      %c141 = arith.constant 4611756662049538048 : i64
-      %c146 = arith.constant 272630928 : i32
-      %c163 = arith.constant 6 : i32
-      %c178 = arith.constant 4 : index
-      %c182 = arith.constant 16 : i32
-      %c186 = arith.constant 7 : index
-      %c201 = arith.constant 8192 : index
-      %c222 = arith.constant -1 : i32
-      %c227 = arith.constant 32 : i32
-      %c242 = arith.constant 3 : index
-      %c248 = arith.constant 8 : index
-      %c253 = arith.constant 4096 : index
+      %c37 = arith.constant 0 : index
+      %c53 = arith.constant 1024 : index
+      %c55 = arith.constant 99328 : index
+      %c57 = arith.constant 197632 : index
+      %c61 = arith.constant 1 : index
+      %c64 = arith.constant 2 : index
+      %c66 = arith.constant 6 : index
+      %c139 = arith.constant 16383 : i32
+      %c142 = arith.constant 4611756662049538048 : i64
+      %c147 = arith.constant 272630928 : i32
+      %c164 = arith.constant 6 : i32
+      %c179 = arith.constant 4 : index
+      %c183 = arith.constant 16 : i32
+      %c187 = arith.constant 7 : index
+      %c202 = arith.constant 8192 : index
+      %c223 = arith.constant -1 : i32
+      %c228 = arith.constant 32 : i32
+      %c243 = arith.constant 3 : index
+      %c249 = arith.constant 8 : index
+      %c254 = arith.constant 4096 : index
       %tid2 = gpu.thread_id x
       %v4 = arith.divui %tid2, %c3 : index
       %v5 = arith.remui %tid2, %c3 : index
@@ -190,248 +190,249 @@ module attributes {gpu.container_module} {
       %v29 = arith.cmpi eq, %v6, %c9 : i32
       %v30 = arith.muli %v26, %c19 : i32
       %v31 = arith.index_cast %v30 : i32 to index
-      %v33 = arith.shli %c32, %v8 : i32
-      %v34 = arith.trunci %v33 : i32 to i16
-      %smem35 = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-      %p37 = pipeline.create in %smem35[%c36] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>
-      %v38 = pipeline.smem_bytes !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>
-      %p39 = pipeline.create in %smem35[%v38] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
-      %v40 = pipeline.smem_bytes !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
-      %v41 = arith.addi %v38, %v40 : index
-      %v42 = pipeline.tmem_create in %smem35[%v41] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.tmem<columns = 512, cta_group = 2>
-      %v43 = pipeline.smem_bytes !pipeline.tmem<columns = 512, cta_group = 2>
-      %v44 = arith.addi %v41, %v43 : index
-      %p45 = pipeline.create in %smem35[%v44] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2, clc = true>
-      %v46 = pipeline.smem_bytes !pipeline.pipeline<stages = 2, clc = true>
-      %v47 = arith.addi %v44, %v46 : index
-      %v48 = memref.view %smem35[%v47][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1x16xi8, #gpu.address_space<workgroup>>
-      %v49 = arith.addi %v47, %c3 : index
-      %p50 = pipeline.create in %smem35[%v49] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2>
-      %tp51 = pipeline.input_tile_pipeline %p45 payload(%v48 : memref<2x1x16xi8, #gpu.address_space<workgroup>>) : !pipeline.pipeline<stages = 2, clc = true> -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-      %v53 = memref.view %smem35[%c52][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
-      %v55 = memref.view %smem35[%c54][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
-      %v57 = memref.view %smem35[%c56][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>
-      %tp58 = pipeline.input_tile_pipeline %p37 payload(%v53, %v55 : memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>) : !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4> -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
-      pipeline.init_mbars %tp58 producer 1 consumer 2 cluster : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
-      pipeline.init_mbars %p39 producer 1 consumer 256 cluster : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
-      pipeline.init_mbars %tp51 producer 1 consumer 676 cluster : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-      pipeline.init_mbars %p50 producer 1 consumer 32 : !pipeline.pipeline<stages = 2>
-      %v59 = pipeline.tmem_alloc %v42 readers 128 warp 1 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
-      %v61 = arith.cmpi eq, %v4, %c60 : index
-      %v62 = arith.cmpi eq, %v4, %c36 : index
-      %v64 = arith.cmpi uge, %v4, %c63 : index
-      %v66 = arith.cmpi ult, %v4, %c65 : index
-      %v67 = arith.andi %v64, %v66 : i1
-      scf.if %v62 {
-        %v68 = arith.cmpi eq, %v5, %c36 : index
-        scf.if %v68 {
-          %while72 = scf.while (%w69 = %v24, %w70 = %c1) : (i32, i1) -> (i32) {
-            scf.condition(%w70) %w69 : i32
+      %v33 = arith.andi %v6, %c7 : i32
+      %v34 = arith.shli %c32, %v33 : i32
+      %v35 = arith.trunci %v34 : i32 to i16
+      %smem36 = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %p38 = pipeline.create in %smem36[%c37] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>
+      %v39 = pipeline.smem_bytes !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>
+      %p40 = pipeline.create in %smem36[%v39] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+      %v41 = pipeline.smem_bytes !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+      %v42 = arith.addi %v39, %v41 : index
+      %v43 = pipeline.tmem_create in %smem36[%v42] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.tmem<columns = 512, cta_group = 2>
+      %v44 = pipeline.smem_bytes !pipeline.tmem<columns = 512, cta_group = 2>
+      %v45 = arith.addi %v42, %v44 : index
+      %p46 = pipeline.create in %smem36[%v45] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2, clc = true>
+      %v47 = pipeline.smem_bytes !pipeline.pipeline<stages = 2, clc = true>
+      %v48 = arith.addi %v45, %v47 : index
+      %v49 = memref.view %smem36[%v48][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1x16xi8, #gpu.address_space<workgroup>>
+      %v50 = arith.addi %v48, %c3 : index
+      %p51 = pipeline.create in %smem36[%v50] : memref<?xi8, #gpu.address_space<workgroup>> -> !pipeline.pipeline<stages = 2>
+      %tp52 = pipeline.input_tile_pipeline %p46 payload(%v49 : memref<2x1x16xi8, #gpu.address_space<workgroup>>) : !pipeline.pipeline<stages = 2, clc = true> -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+      %v54 = memref.view %smem36[%c53][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
+      %v56 = memref.view %smem36[%c55][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>
+      %v58 = memref.view %smem36[%c57][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>
+      %tp59 = pipeline.input_tile_pipeline %p38 payload(%v54, %v56 : memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>) : !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4> -> !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
+      pipeline.init_mbars %tp59 producer 1 consumer 2 cluster : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
+      pipeline.init_mbars %p40 producer 1 consumer 256 cluster : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+      pipeline.init_mbars %tp52 producer 1 consumer 676 cluster : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+      pipeline.init_mbars %p51 producer 1 consumer 32 : !pipeline.pipeline<stages = 2>
+      %v60 = pipeline.tmem_alloc %v43 readers 128 warp 1 : !pipeline.tmem<columns = 512, cta_group = 2> -> i32
+      %v62 = arith.cmpi eq, %v4, %c61 : index
+      %v63 = arith.cmpi eq, %v4, %c37 : index
+      %v65 = arith.cmpi uge, %v4, %c64 : index
+      %v67 = arith.cmpi ult, %v4, %c66 : index
+      %v68 = arith.andi %v65, %v67 : i1
+      scf.if %v63 {
+        %v69 = arith.cmpi eq, %v5, %c37 : index
+        scf.if %v69 {
+          %while73 = scf.while (%w70 = %v24, %w71 = %c1) : (i32, i1) -> (i32) {
+            scf.condition(%w71) %w70 : i32
           } do {
-          ^bb0(%c71: i32):
-            %v73 = "arith.remui"(%c71, %v16) : (i32, i32) -> (i32)
-            %v74 = "arith.divui"(%c71, %v16) : (i32, i32) -> (i32)
-            %v75 = arith.muli %v73, %c15 : i32
-            %v76 = arith.addi %v75, %v28 : i32
-            %v77 = arith.muli %v74, %c27 : i32
-            %v78 = arith.addi %v76, %v12 : i32
+          ^bb0(%c72: i32):
+            %v74 = "arith.remui"(%c72, %v16) : (i32, i32) -> (i32)
+            %v75 = "arith.divui"(%c72, %v16) : (i32, i32) -> (i32)
+            %v76 = arith.muli %v74, %c15 : i32
+            %v77 = arith.addi %v76, %v28 : i32
+            %v78 = arith.muli %v75, %c27 : i32
             %v79 = arith.addi %v77, %v12 : i32
-            %v80 = arith.addi %v79, %v30 : i32
+            %v80 = arith.addi %v78, %v12 : i32
+            %v81 = arith.addi %v80, %v30 : i32
             scf.if %v29 {
-              pipeline.produce %p50 as %stage81 : !pipeline.pipeline<stages = 2> {
-                pipeline.arrive %stage81 : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
+              pipeline.produce %p51 as %stage82 : !pipeline.pipeline<stages = 2> {
+                pipeline.arrive %stage82 : !pipeline.stage<producer, !pipeline.pipeline<stages = 2>>
                 pipeline.yield
               }
               scf.yield
             }
-            scf.for %i82 = %c9 to %v20 step %c7 : i32 {
-              %v83 = arith.muli %i82, %c19 : i32
-              %stage84 = pipeline.acquire_producer %tp58 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
-              pipeline.expect_tx %stage84 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
-              %v85 = pipeline.payload %stage84[0] : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              %v86 = pipeline.payload %stage84[1] : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              pipeline.tma_load %stage84, %arg.a_map[%v83, %v78] -> %v85 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>, !llvm.ptr, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              %v87 = memref.subview %v86[0, %v31, 0] [1, 64, 64] [1, 1, 1] : memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              pipeline.tma_load %stage84, %arg.b_map[%v83, %v80] -> %v87 multicast(%v34) : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>, !llvm.ptr, memref<1x64x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              pipeline.release %stage84 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
+            scf.for %i83 = %c9 to %v20 step %c7 : i32 {
+              %v84 = arith.muli %i83, %c19 : i32
+              %stage85 = pipeline.acquire_producer %tp59 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
+              pipeline.expect_tx %stage85 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
+              %v86 = pipeline.payload %stage85[0] : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              %v87 = pipeline.payload %stage85[1] : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              pipeline.tma_load %stage85, %arg.a_map[%v84, %v79] -> %v86 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>, !llvm.ptr, memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              %v88 = memref.subview %v87[0, %v31, 0] [1, 64, 64] [1, 1, 1] : memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              pipeline.tma_load %stage85, %arg.b_map[%v84, %v81] -> %v88 multicast(%v35) : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>, !llvm.ptr, memref<1x64x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              pipeline.release %stage85 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
               scf.yield
             }
-            %stage88 = pipeline.acquire_consumer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-            %v89, %v90, %v91, %v92 = pipeline.clc_response %stage88 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-            pipeline.arrive %stage88 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-            pipeline.release %stage88 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-            %v93 = "arith.divui"(%v90, %c23) : (i32, i32) -> (i32)
-            scf.yield %v93, %v89 : i32, i1
+            %stage89 = pipeline.acquire_consumer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+            %v90, %v91, %v92, %v93 = pipeline.clc_response %stage89 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+            pipeline.arrive %stage89 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+            pipeline.release %stage89 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+            %v94 = "arith.divui"(%v91, %c23) : (i32, i32) -> (i32)
+            scf.yield %v94, %v90 : i32, i1
           }
-          pipeline.drain_producer %tp58 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
+          pipeline.drain_producer %tp59 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
           scf.yield
         }
         scf.yield
       } else {
-        %v94 = arith.andi %v61, %v10 : i1
-        scf.if %v94 {
-          %v95 = "nvvm.elect.sync"() : () -> (i1)
-          %while99 = scf.while (%w96 = %v24, %w97 = %c1) : (i32, i1) -> (i32) {
-            scf.condition(%w97) %w96 : i32
+        %v95 = arith.andi %v62, %v10 : i1
+        scf.if %v95 {
+          %v96 = "nvvm.elect.sync"() : () -> (i1)
+          %while100 = scf.while (%w97 = %v24, %w98 = %c1) : (i32, i1) -> (i32) {
+            scf.condition(%w98) %w97 : i32
           } do {
-          ^bb0(%c98: i32):
-            %stage100 = pipeline.acquire_producer %p39 : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
-            %slot101 = pipeline.index %stage100 : !pipeline.stage<producer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
-            %v102 = arith.index_cast %slot101 : index to i32
-            %v103 = arith.muli %v102, %c27 : i32
-            %v104 = arith.addi %v59, %v103 : i32
-            %v105 = "llvm.inttoptr"(%v104) : (i32) -> (!llvm.ptr<6>)
-            scf.for %i106 = %c9 to %v20 step %c7 : i32 {
-              %stage107 = pipeline.acquire_consumer %tp58 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
-              %v108 = pipeline.payload %stage107[0] : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              %v109, %v110, %v111, %v112, %v113, %v114, %v115, %v116 = "memref.extract_strided_metadata"(%v108) : (memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
-              %v117 = "memref.extract_aligned_pointer_as_index"(%v109) : (memref<bf16, #gpu.address_space<workgroup>>) -> (index)
-              %v118 = arith.muli %v110, %c63 : index
-              %v119 = arith.addi %v117, %v118 : index
-              %v120 = arith.index_cast %v119 : index to i32
-              %v121 = "arith.shrui"(%v120, %c23) : (i32, i32) -> (i32)
-              %v122 = pipeline.payload %stage107[1] : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
-              %v123, %v124, %v125, %v126, %v127, %v128, %v129, %v130 = "memref.extract_strided_metadata"(%v122) : (memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
-              %v131 = "memref.extract_aligned_pointer_as_index"(%v123) : (memref<bf16, #gpu.address_space<workgroup>>) -> (index)
-              %v132 = arith.muli %v124, %c63 : index
-              %v133 = arith.addi %v131, %v132 : index
-              %v134 = arith.index_cast %v133 : index to i32
-              %v135 = "arith.shrui"(%v134, %c23) : (i32, i32) -> (i32)
-              %v136 = arith.cmpi eq, %i106, %c9 : i32
-              scf.if %v95 {
-                %v137 = arith.xori %v136, %c1 : i1
-                %v139 = arith.andi %v121, %c138 : i32
-                %v140 = "arith.extui"(%v139) : (i32) -> (i64)
-                %v142 = arith.ori %v140, %c141 : i64
-                %v143 = arith.andi %v135, %c138 : i32
-                %v144 = "arith.extui"(%v143) : (i32) -> (i64)
-                %v145 = arith.ori %v144, %c141 : i64
-                "nvvm.tcgen05.mma"(%v105, %v142, %v145, %c146, %v137) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
-                %v147 = arith.addi %v121, %c25 : i32
-                %v148 = arith.andi %v147, %c138 : i32
-                %v149 = "arith.extui"(%v148) : (i32) -> (i64)
-                %v150 = arith.ori %v149, %c141 : i64
-                %v151 = arith.addi %v135, %c25 : i32
-                %v152 = arith.andi %v151, %c138 : i32
-                %v153 = "arith.extui"(%v152) : (i32) -> (i64)
-                %v154 = arith.ori %v153, %c141 : i64
-                "nvvm.tcgen05.mma"(%v105, %v150, %v154, %c146, %c1) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
-                %v155 = arith.addi %v121, %c23 : i32
-                %v156 = arith.andi %v155, %c138 : i32
-                %v157 = "arith.extui"(%v156) : (i32) -> (i64)
-                %v158 = arith.ori %v157, %c141 : i64
-                %v159 = arith.addi %v135, %c23 : i32
-                %v160 = arith.andi %v159, %c138 : i32
-                %v161 = "arith.extui"(%v160) : (i32) -> (i64)
-                %v162 = arith.ori %v161, %c141 : i64
-                "nvvm.tcgen05.mma"(%v105, %v158, %v162, %c146, %c1) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
-                %v164 = arith.addi %v121, %c163 : i32
-                %v165 = arith.andi %v164, %c138 : i32
-                %v166 = "arith.extui"(%v165) : (i32) -> (i64)
-                %v167 = arith.ori %v166, %c141 : i64
-                %v168 = arith.addi %v135, %c163 : i32
-                %v169 = arith.andi %v168, %c138 : i32
-                %v170 = "arith.extui"(%v169) : (i32) -> (i64)
-                %v171 = arith.ori %v170, %c141 : i64
-                "nvvm.tcgen05.mma"(%v105, %v167, %v171, %c146, %c1) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
+          ^bb0(%c99: i32):
+            %stage101 = pipeline.acquire_producer %p40 : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+            %slot102 = pipeline.index %stage101 : !pipeline.stage<producer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
+            %v103 = arith.index_cast %slot102 : index to i32
+            %v104 = arith.muli %v103, %c27 : i32
+            %v105 = arith.addi %v60, %v104 : i32
+            %v106 = "llvm.inttoptr"(%v105) : (i32) -> (!llvm.ptr<6>)
+            scf.for %i107 = %c9 to %v20 step %c7 : i32 {
+              %stage108 = pipeline.acquire_consumer %tp59 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>
+              %v109 = pipeline.payload %stage108[0] : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              %v110, %v111, %v112, %v113, %v114, %v115, %v116, %v117 = "memref.extract_strided_metadata"(%v109) : (memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+              %v118 = "memref.extract_aligned_pointer_as_index"(%v110) : (memref<bf16, #gpu.address_space<workgroup>>) -> (index)
+              %v119 = arith.muli %v111, %c64 : index
+              %v120 = arith.addi %v118, %v119 : index
+              %v121 = arith.index_cast %v120 : index to i32
+              %v122 = "arith.shrui"(%v121, %c23) : (i32, i32) -> (i32)
+              %v123 = pipeline.payload %stage108[1] : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>> -> memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+              %v124, %v125, %v126, %v127, %v128, %v129, %v130, %v131 = "memref.extract_strided_metadata"(%v123) : (memref<1x128x64xbf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+              %v132 = "memref.extract_aligned_pointer_as_index"(%v124) : (memref<bf16, #gpu.address_space<workgroup>>) -> (index)
+              %v133 = arith.muli %v125, %c64 : index
+              %v134 = arith.addi %v132, %v133 : index
+              %v135 = arith.index_cast %v134 : index to i32
+              %v136 = "arith.shrui"(%v135, %c23) : (i32, i32) -> (i32)
+              %v137 = arith.cmpi eq, %i107, %c9 : i32
+              scf.if %v96 {
+                %v138 = arith.xori %v137, %c1 : i1
+                %v140 = arith.andi %v122, %c139 : i32
+                %v141 = "arith.extui"(%v140) : (i32) -> (i64)
+                %v143 = arith.ori %v141, %c142 : i64
+                %v144 = arith.andi %v136, %c139 : i32
+                %v145 = "arith.extui"(%v144) : (i32) -> (i64)
+                %v146 = arith.ori %v145, %c142 : i64
+                "nvvm.tcgen05.mma"(%v106, %v143, %v146, %c147, %v138) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
+                %v148 = arith.addi %v122, %c25 : i32
+                %v149 = arith.andi %v148, %c139 : i32
+                %v150 = "arith.extui"(%v149) : (i32) -> (i64)
+                %v151 = arith.ori %v150, %c142 : i64
+                %v152 = arith.addi %v136, %c25 : i32
+                %v153 = arith.andi %v152, %c139 : i32
+                %v154 = "arith.extui"(%v153) : (i32) -> (i64)
+                %v155 = arith.ori %v154, %c142 : i64
+                "nvvm.tcgen05.mma"(%v106, %v151, %v155, %c147, %c1) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
+                %v156 = arith.addi %v122, %c23 : i32
+                %v157 = arith.andi %v156, %c139 : i32
+                %v158 = "arith.extui"(%v157) : (i32) -> (i64)
+                %v159 = arith.ori %v158, %c142 : i64
+                %v160 = arith.addi %v136, %c23 : i32
+                %v161 = arith.andi %v160, %c139 : i32
+                %v162 = "arith.extui"(%v161) : (i32) -> (i64)
+                %v163 = arith.ori %v162, %c142 : i64
+                "nvvm.tcgen05.mma"(%v106, %v159, %v163, %c147, %c1) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
+                %v165 = arith.addi %v122, %c164 : i32
+                %v166 = arith.andi %v165, %c139 : i32
+                %v167 = "arith.extui"(%v166) : (i32) -> (i64)
+                %v168 = arith.ori %v167, %c142 : i64
+                %v169 = arith.addi %v136, %c164 : i32
+                %v170 = arith.andi %v169, %c139 : i32
+                %v171 = "arith.extui"(%v170) : (i32) -> (i64)
+                %v172 = arith.ori %v171, %c142 : i64
+                "nvvm.tcgen05.mma"(%v106, %v168, %v172, %c147, %c1) <{collectorOp = #nvvm.tcgen05_mma_collectorop<discard>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (!llvm.ptr<6>, i64, i64, i32, i1) -> ()
                 scf.yield
               }
-              pipeline.release_mma %stage107 elect(%v95) : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
-              pipeline.release %stage107 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
+              pipeline.release_mma %stage108 elect(%v96) : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
+              pipeline.release %stage108 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 6, cta_group = 2, cluster_m = 4>, k_group_size = 1, payload = [memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>, memref<6x1x128x64xbf16, #gpu.address_space<workgroup>>]>>
               scf.yield
             }
-            pipeline.commit_mma %stage100 elect(%v95) : !pipeline.stage<producer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
-            pipeline.release %stage100 : !pipeline.stage<producer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
-            %stage172 = pipeline.acquire_consumer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-            %v173, %v174, %v175, %v176 = pipeline.clc_response %stage172 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-            pipeline.arrive %stage172 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-            pipeline.release %stage172 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-            %v177 = "arith.divui"(%v174, %c23) : (i32, i32) -> (i32)
-            scf.yield %v177, %v173 : i32, i1
+            pipeline.commit_mma %stage101 elect(%v96) : !pipeline.stage<producer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
+            pipeline.release %stage101 : !pipeline.stage<producer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
+            %stage173 = pipeline.acquire_consumer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+            %v174, %v175, %v176, %v177 = pipeline.clc_response %stage173 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+            pipeline.arrive %stage173 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+            pipeline.release %stage173 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+            %v178 = "arith.divui"(%v175, %c23) : (i32, i32) -> (i32)
+            scf.yield %v178, %v174 : i32, i1
           }
-          pipeline.drain_producer %p39 : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
+          pipeline.drain_producer %p40 : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>
           scf.yield
         } else {
-          scf.if %v67 {
-            %v179 = arith.remui %v4, %c178 : index
-            %v180 = arith.muli %v179, %c3 : index
-            %v181 = arith.index_cast %v180 : index to i32
-            %v183 = arith.shli %v181, %c182 : i32
-            %v184 = arith.addi %v59, %v183 : i32
-            %v185 = arith.cmpi eq, %v5, %c36 : index
-            %v187 = arith.andi %v5, %c186 : index
-            %v188, %v189, %v190, %v191, %v192, %v193, %v194, %v195, %v196, %v197 = "memref.extract_strided_metadata"(%v57) : (memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>) -> (memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index, index, index)
-            %v198 = "memref.extract_aligned_pointer_as_index"(%v188) : (memref<bf16, #gpu.address_space<workgroup>>) -> (index)
-            %v199 = arith.muli %v189, %c63 : index
-            %v200 = arith.addi %v198, %v199 : index
-            %v202 = arith.muli %v179, %c201 : index
-            %v203 = arith.addi %v200, %v202 : index
-            %while207 = scf.while (%w204 = %v24, %w205 = %c1) : (i32, i1) -> (i32) {
-              scf.condition(%w205) %w204 : i32
+          scf.if %v68 {
+            %v180 = arith.remui %v4, %c179 : index
+            %v181 = arith.muli %v180, %c3 : index
+            %v182 = arith.index_cast %v181 : index to i32
+            %v184 = arith.shli %v182, %c183 : i32
+            %v185 = arith.addi %v60, %v184 : i32
+            %v186 = arith.cmpi eq, %v5, %c37 : index
+            %v188 = arith.andi %v5, %c187 : index
+            %v189, %v190, %v191, %v192, %v193, %v194, %v195, %v196, %v197, %v198 = "memref.extract_strided_metadata"(%v58) : (memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>) -> (memref<bf16, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index, index, index)
+            %v199 = "memref.extract_aligned_pointer_as_index"(%v189) : (memref<bf16, #gpu.address_space<workgroup>>) -> (index)
+            %v200 = arith.muli %v190, %c64 : index
+            %v201 = arith.addi %v199, %v200 : index
+            %v203 = arith.muli %v180, %c202 : index
+            %v204 = arith.addi %v201, %v203 : index
+            %while208 = scf.while (%w205 = %v24, %w206 = %c1) : (i32, i1) -> (i32) {
+              scf.condition(%w206) %w205 : i32
             } do {
-            ^bb0(%c206: i32):
-              %v208 = "arith.remui"(%c206, %v16) : (i32, i32) -> (i32)
-              %v209 = "arith.divui"(%c206, %v16) : (i32, i32) -> (i32)
-              %v210 = arith.muli %v208, %c15 : i32
-              %v211 = arith.addi %v210, %v28 : i32
-              %v212 = arith.muli %v209, %c27 : i32
-              %v213 = arith.addi %v211, %v12 : i32
-              %v214 = arith.addi %v213, %v181 : i32
-              pipeline.consume %p39 as %stage215 : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true> {
-                %slot216 = pipeline.index %stage215 : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
-                %v217 = arith.index_cast %slot216 : index to i32
-                %v218 = arith.muli %v217, %c27 : i32
-                %v219 = arith.addi %v184, %v218 : i32
-                scf.for %i220 = %c36 to %c178 step %c60 {
-                  %v221 = arith.remui %i220, %c63 : index
-                  scf.if %v185 {
+            ^bb0(%c207: i32):
+              %v209 = "arith.remui"(%c207, %v16) : (i32, i32) -> (i32)
+              %v210 = "arith.divui"(%c207, %v16) : (i32, i32) -> (i32)
+              %v211 = arith.muli %v209, %c15 : i32
+              %v212 = arith.addi %v211, %v28 : i32
+              %v213 = arith.muli %v210, %c27 : i32
+              %v214 = arith.addi %v212, %v12 : i32
+              %v215 = arith.addi %v214, %v182 : i32
+              pipeline.consume %p40 as %stage216 : !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true> {
+                %slot217 = pipeline.index %stage216 : !pipeline.stage<consumer, !pipeline.pipeline<stages = 2, cta_group = 2, tmem = true>>
+                %v218 = arith.index_cast %slot217 : index to i32
+                %v219 = arith.muli %v218, %c27 : i32
+                %v220 = arith.addi %v185, %v219 : i32
+                scf.for %i221 = %c37 to %c179 step %c61 {
+                  %v222 = arith.remui %i221, %c64 : index
+                  scf.if %v186 {
                     "nvvm.cp.async.bulk.wait_group"() <{group = 1 : i32, read}> : () -> ()
                     scf.yield
                   }
-                  "nvvm.bar.warp.sync"(%c222) : (i32) -> ()
-                  %v223 = arith.index_cast %i220 : index to i32
-                  %v224 = arith.muli %v223, %c19 : i32
-                  scf.for %i225 = %c36 to %c63 step %c60 {
-                    %v226 = arith.index_cast %i225 : index to i32
-                    %v228 = arith.muli %v226, %c227 : i32
-                    %v229 = arith.addi %v224, %v228 : i32
-                    %v230 = arith.addi %v219, %v229 : i32
-                    %v231 = "llvm.inttoptr"(%v230) : (i32) -> (!llvm.ptr<6>)
-                    %v232 = "nvvm.tcgen05.ld"(%v231) <{shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>}> : (!llvm.ptr<6>) -> (vector<32xi32>)
+                  "nvvm.bar.warp.sync"(%c223) : (i32) -> ()
+                  %v224 = arith.index_cast %i221 : index to i32
+                  %v225 = arith.muli %v224, %c19 : i32
+                  scf.for %i226 = %c37 to %c64 step %c61 {
+                    %v227 = arith.index_cast %i226 : index to i32
+                    %v229 = arith.muli %v227, %c228 : i32
+                    %v230 = arith.addi %v225, %v229 : i32
+                    %v231 = arith.addi %v220, %v230 : i32
+                    %v232 = "llvm.inttoptr"(%v231) : (i32) -> (!llvm.ptr<6>)
+                    %v233 = "nvvm.tcgen05.ld"(%v232) <{shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>}> : (!llvm.ptr<6>) -> (vector<32xi32>)
                     "nvvm.tcgen05.wait"() <{kind = #nvvm.tcgen05_wait<load>}> : () -> ()
-                    %v233 = "arith.bitcast"(%v232) : (vector<32xi32>) -> (vector<32xf32>)
-                    %v234 = "arith.truncf"(%v233) : (vector<32xf32>) -> (vector<32xbf16>)
-                    %v235 = arith.muli %i225, %c178 : index
-                    %v236 = "vector.shuffle"(%v234, %v234) <{mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
-                    %v237 = "vector.shuffle"(%v234, %v234) <{mask = array<i64: 8, 9, 10, 11, 12, 13, 14, 15>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
-                    %v238 = "vector.shuffle"(%v234, %v234) <{mask = array<i64: 16, 17, 18, 19, 20, 21, 22, 23>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
-                    %v239 = "vector.shuffle"(%v234, %v234) <{mask = array<i64: 24, 25, 26, 27, 28, 29, 30, 31>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
-                    %v240 = arith.addi %v235, %c60 : index
-                    %v241 = arith.addi %v235, %c63 : index
-                    %v243 = arith.addi %v235, %c242 : index
-                    %v244 = arith.xori %v235, %v187 : index
-                    %v245 = arith.xori %v240, %v187 : index
-                    %v246 = arith.xori %v241, %v187 : index
-                    %v247 = arith.xori %v243, %v187 : index
-                    %v249 = arith.muli %v244, %c248 : index
-                    %v250 = arith.muli %v245, %c248 : index
-                    %v251 = arith.muli %v246, %c248 : index
-                    %v252 = arith.muli %v247, %c248 : index
-                    "vector.store"(%v236, %v57, %v179, %v221, %v5, %v249) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
-                    "vector.store"(%v237, %v57, %v179, %v221, %v5, %v250) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
-                    "vector.store"(%v238, %v57, %v179, %v221, %v5, %v251) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
-                    "vector.store"(%v239, %v57, %v179, %v221, %v5, %v252) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
+                    %v234 = "arith.bitcast"(%v233) : (vector<32xi32>) -> (vector<32xf32>)
+                    %v235 = "arith.truncf"(%v234) : (vector<32xf32>) -> (vector<32xbf16>)
+                    %v236 = arith.muli %i226, %c179 : index
+                    %v237 = "vector.shuffle"(%v235, %v235) <{mask = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
+                    %v238 = "vector.shuffle"(%v235, %v235) <{mask = array<i64: 8, 9, 10, 11, 12, 13, 14, 15>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
+                    %v239 = "vector.shuffle"(%v235, %v235) <{mask = array<i64: 16, 17, 18, 19, 20, 21, 22, 23>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
+                    %v240 = "vector.shuffle"(%v235, %v235) <{mask = array<i64: 24, 25, 26, 27, 28, 29, 30, 31>}> : (vector<32xbf16>, vector<32xbf16>) -> (vector<8xbf16>)
+                    %v241 = arith.addi %v236, %c61 : index
+                    %v242 = arith.addi %v236, %c64 : index
+                    %v244 = arith.addi %v236, %c243 : index
+                    %v245 = arith.xori %v236, %v188 : index
+                    %v246 = arith.xori %v241, %v188 : index
+                    %v247 = arith.xori %v242, %v188 : index
+                    %v248 = arith.xori %v244, %v188 : index
+                    %v250 = arith.muli %v245, %c249 : index
+                    %v251 = arith.muli %v246, %c249 : index
+                    %v252 = arith.muli %v247, %c249 : index
+                    %v253 = arith.muli %v248, %c249 : index
+                    "vector.store"(%v237, %v58, %v180, %v222, %v5, %v250) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
+                    "vector.store"(%v238, %v58, %v180, %v222, %v5, %v251) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
+                    "vector.store"(%v239, %v58, %v180, %v222, %v5, %v252) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
+                    "vector.store"(%v240, %v58, %v180, %v222, %v5, %v253) <{alignment = 16 : i64}> : (vector<8xbf16>, memref<4x2x32x64xbf16, #gpu.address_space<workgroup>>, index, index, index, index) -> ()
                     scf.yield
                   }
                   "nvvm.fence.proxy"() <{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}> : () -> ()
-                  "nvvm.bar.warp.sync"(%c222) : (i32) -> ()
-                  scf.if %v185 {
-                    %v254 = arith.muli %v221, %c253 : index
-                    %v255 = arith.addi %v203, %v254 : index
-                    %v256 = arith.index_cast %v255 : index to i64
-                    %v257 = "llvm.inttoptr"(%v256) : (i64) -> (!llvm.ptr<3>)
-                    %v258 = arith.addi %v212, %v224 : i32
-                    "nvvm.cp.async.bulk.tensor.global.shared.cta"(%arg.c_map, %v257, %v258, %v214) <{mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}> : (!llvm.ptr, !llvm.ptr<3>, i32, i32) -> ()
+                  "nvvm.bar.warp.sync"(%c223) : (i32) -> ()
+                  scf.if %v186 {
+                    %v255 = arith.muli %v222, %c254 : index
+                    %v256 = arith.addi %v204, %v255 : index
+                    %v257 = arith.index_cast %v256 : index to i64
+                    %v258 = "llvm.inttoptr"(%v257) : (i64) -> (!llvm.ptr<3>)
+                    %v259 = arith.addi %v213, %v225 : i32
+                    "nvvm.cp.async.bulk.tensor.global.shared.cta"(%arg.c_map, %v258, %v259, %v215) <{mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}> : (!llvm.ptr, !llvm.ptr<3>, i32, i32) -> ()
                     "nvvm.cp.async.bulk.commit.group"() : () -> ()
                     scf.yield
                   }
@@ -439,51 +440,51 @@ module attributes {gpu.container_module} {
                 }
                 pipeline.yield
               }
-              %stage259 = pipeline.acquire_consumer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-              %v260, %v261, %v262, %v263 = pipeline.clc_response %stage259 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-              pipeline.arrive %stage259 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-              pipeline.release %stage259 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-              %v264 = "arith.divui"(%v261, %c23) : (i32, i32) -> (i32)
-              scf.yield %v264, %v260 : i32, i1
+              %stage260 = pipeline.acquire_consumer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+              %v261, %v262, %v263, %v264 = pipeline.clc_response %stage260 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+              pipeline.arrive %stage260 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+              pipeline.release %stage260 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+              %v265 = "arith.divui"(%v262, %c23) : (i32, i32) -> (i32)
+              scf.yield %v265, %v261 : i32, i1
             }
-            scf.if %v185 {
+            scf.if %v186 {
               "nvvm.cp.async.bulk.wait_group"() <{group = 0 : i32, read}> : () -> ()
               scf.yield
             }
-            pipeline.tmem_release %v42 : !pipeline.tmem<columns = 512, cta_group = 2>
+            pipeline.tmem_release %v43 : !pipeline.tmem<columns = 512, cta_group = 2>
             scf.yield
           } else {
-            scf.if %v61 {
-              %while268 = scf.while (%w265 = %v24, %w266 = %c1) : (i32, i1) -> (i32) {
-                scf.condition(%w266) %w265 : i32
+            scf.if %v62 {
+              %while269 = scf.while (%w266 = %v24, %w267 = %c1) : (i32, i1) -> (i32) {
+                scf.condition(%w267) %w266 : i32
               } do {
-              ^bb0(%c267: i32):
-                %stage269 = pipeline.acquire_consumer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-                %v270, %v271, %v272, %v273 = pipeline.clc_response %stage269 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                pipeline.arrive %stage269 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                pipeline.release %stage269 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                %v274 = "arith.divui"(%v271, %c23) : (i32, i32) -> (i32)
-                scf.yield %v274, %v270 : i32, i1
+              ^bb0(%c268: i32):
+                %stage270 = pipeline.acquire_consumer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+                %v271, %v272, %v273, %v274 = pipeline.clc_response %stage270 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                pipeline.arrive %stage270 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                pipeline.release %stage270 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                %v275 = "arith.divui"(%v272, %c23) : (i32, i32) -> (i32)
+                scf.yield %v275, %v271 : i32, i1
               }
               scf.yield
             } else {
               scf.if %v29 {
-                scf.while (%w275 = %c1) : (i1) -> () {
-                  scf.condition(%w275)
+                scf.while (%w276 = %c1) : (i1) -> () {
+                  scf.condition(%w276)
                 } do {
-                  pipeline.consume %p50 as %stage276 : !pipeline.pipeline<stages = 2> {
+                  pipeline.consume %p51 as %stage277 : !pipeline.pipeline<stages = 2> {
                     pipeline.yield
                   }
-                  %stage277 = pipeline.acquire_producer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-                  pipeline.clc_try_cancel %stage277 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                  pipeline.release %stage277 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                  %stage278 = pipeline.acquire_consumer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
-                  %v279, %v280, %v281, %v282 = pipeline.clc_response %stage278 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                  pipeline.arrive %stage278 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                  pipeline.release %stage278 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
-                  scf.yield %v279 : i1
+                  %stage278 = pipeline.acquire_producer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+                  pipeline.clc_try_cancel %stage278 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                  pipeline.release %stage278 : !pipeline.stage<producer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                  %stage279 = pipeline.acquire_consumer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+                  %v280, %v281, %v282, %v283 = pipeline.clc_response %stage279 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                  pipeline.arrive %stage279 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                  pipeline.release %stage279 : !pipeline.stage<consumer, !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>>
+                  scf.yield %v280 : i1
                 }
-                pipeline.drain_producer %tp51 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
+                pipeline.drain_producer %tp52 : !pipeline.tile_pipeline<pipeline = !pipeline.pipeline<stages = 2, clc = true>, k_group_size = 1, payload = [memref<2x1x16xi8, #gpu.address_space<workgroup>>]>
                 scf.yield
               }
               scf.yield
@@ -494,8 +495,8 @@ module attributes {gpu.container_module} {
         }
         scf.yield
       }
-      scf.if %v61 {
-        pipeline.tmem_dealloc %v42, %v59 : !pipeline.tmem<columns = 512, cta_group = 2>
+      scf.if %v62 {
+        pipeline.tmem_dealloc %v43, %v60 : !pipeline.tmem<columns = 512, cta_group = 2>
         scf.yield
       }
       gpu.return

@@ -376,12 +376,18 @@ def block_scaled(args, kind):
     write(os.path.join(d, "sfb.bin"), sf_global(sfb_c, nt * 128, kc, pad_sf, args.naive_sf))
     write(os.path.join(d, "c_init.bin"), np.full((M + 1) * (N + P), 0xFFFF, np.uint16))
     # One CTA per 128 x 128 tile (--cta-group 2: a pair per 256 x 128 tile,
-    # each CTA loading half of B's rows); with --resident-clusters N only N
-    # clusters run at once and cluster launch control hands them the tiles
-    # of the others.
+    # each CTA loading half of B's rows; --cluster 4: two pairs per 512 x
+    # 128 cluster tile, each CTA loading a quarter of B's rows and of SFB's
+    # for both pairs); with --resident-clusters N only N clusters run at
+    # once and cluster launch control hands them the tiles of the others.
     cg = args.cta_group
-    grid = cg * ((M + 128 * cg - 1) // (128 * cg)) * nt
+    cl = max(args.cluster, cg)
+    if cl == 4 and cg != 2:
+        print("SIM FAILED: --cluster 4 needs --cta-group 2")
+        return False
+    grid = cl * ((M + 128 * cl - 1) // (128 * cl)) * nt
     sf_rows = 4 * (block_k // vec // 4)
+    sfb_rows = sf_rows // 4 if cl == 4 else sf_rows
     sim_args = ["--grid=%d" % grid, "--block=224", "--smem=%d" % cfg["smem"][cg],
                 "--buffer=A=@" + os.path.join(d, "a.bin"),
                 "--buffer=B=@" + os.path.join(d, "b.bin"),
@@ -391,9 +397,9 @@ def block_scaled(args, kind):
                 "--arg=tmap:u8:dims=%dx%d:box=128x128:strides=%d:swizzle=128:data=A"
                 % (kb, M, kb + P),
                 "--arg=tmap:u8:dims=%dx%d:box=128x%d:strides=%d:swizzle=128:data=B"
-                % (kb, N, 128 // cg, kb + P),
+                % (kb, N, 128 // cl, kb + P),
                 "--arg=tmap:u8:dims=128x%dx%d:box=128x%dx1:data=SFA" % (4 * kc, mt, sf_rows),
-                "--arg=tmap:u8:dims=128x%dx%d:box=128x%dx1:data=SFB" % (4 * kc, nt, sf_rows),
+                "--arg=tmap:u8:dims=128x%dx%d:box=128x%dx1:data=SFB" % (4 * kc, nt, sfb_rows),
                 "--arg=tmap:bf16:dims=%dx%d:box=64x32:strides=%d:swizzle=128:data=C"
                 % (N, M, 2 * (N + P)),
                 "--arg=%d" % M, "--arg=%d" % N, "--arg=%d" % K]
@@ -401,8 +407,8 @@ def block_scaled(args, kind):
         kg = g if args.kernel_global_scale is None else args.kernel_global_scale
         sim_args.append("--arg=f32:%r" % float(np.float32(kg)))
     sim_args.append("--output=C=" + os.path.join(d, "c.bin"))
-    if cg == 2:
-        sim_args.append("--cluster=2")
+    if cl > 1:
+        sim_args.append("--cluster=%d" % cl)
     if args.resident_clusters:
         sim_args.append("--resident-clusters=%d" % args.resident_clusters)
     if not run_sim(args, sim_args):
@@ -435,8 +441,10 @@ def main():
     ap.add_argument("--K", type=int, default=256)
     ap.add_argument("--grid", type=int, default=0, help="gemm90: persistent grid (min with tiles)")
     ap.add_argument("--group-m", type=int, default=8)
-    ap.add_argument("--cluster", type=int, default=1, choices=(1, 2),
-                    help="gemm90: the 2-CTA cluster variant (B multicast)")
+    ap.add_argument("--cluster", type=int, default=1, choices=(1, 2, 4),
+                    help="gemm90: 2, the 2-CTA cluster variant (B multicast); mxfp8 / nvfp4: "
+                         "4, two CTA pairs per cluster (B and SFB multicast, with "
+                         "--cta-group 2)")
     ap.add_argument("--resident-clusters", type=int, default=0)
     ap.add_argument("--a-box", help="override A's tensor-map box (seeded bugs)")
     ap.add_argument("--batch", type=int, default=1)

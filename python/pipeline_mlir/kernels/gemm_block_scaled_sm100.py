@@ -8,7 +8,8 @@ with --features=+ptx87), the f32 accumulator in tensor memory.
 The structure of the bf16 sm_100a GEMM (kernels/gemm_sm100.py) with
 cta_group 1: one CTA computes a 128 x 128 tile at a time (no CTA pairs,
 no clusters, no multicast), persistent through cluster launch control
-(a scheduler warp and its throttle), 2 accumulator stages in tensor
+(a scheduler warp and its throttle, kernels/_sm100_schedule.py, which both
+programs share), 2 accumulator stages in tensor
 memory so that a tile's epilogue overlaps the next tile's MMAs. Its input
 stages hold A, B and their scale factors (`blackwell.BlockScaledPayload`);
 the MMA warp copies a stage's scale factors to the stage's own tensor
@@ -22,12 +23,27 @@ its rows of A and of all of B's (the pair's MMA reads scale_B for every
 column in each CTA's tensor memory; tcgen05.cp.cta_group::2 copies each
 CTA's own), completing on the leader's full barrier.
 
+With `cluster=4` (`--cluster 4`, cta_group 2) two CTA pairs per 4x1
+cluster compute the two 256-row halves of a 512 x 128 cluster tile, the
+bf16 GEMM's cluster structure: both pairs need the same B and SFB, which
+each cluster loads once. Each CTA loads 32 rows of B (its 64 rows' half q
+= rank / 2) and multicasts them to the CTA at its place in the other pair
+(mask 0b0101 << (rank & 1)), and a quarter of the stage's SFB (cluster
+rank r: rows r atoms .. of the 128-byte rows) multicast to all four; A
+and SFA stay per CTA. The leader's expect_tx is unchanged (both CTAs'
+stage bytes; the multicast copies complete them), the input pipeline has
+cluster_m = 4: each pair's MMA releases a stage in all 4 CTAs (its empty
+barriers count the 2 leaders' commits).
+
 Kernels `gemm_mxfp8_sm100(a_map, b_map, sfa_map, sfb_map, c_map, M, N, K)`
 and `gemm_nvfp4_sm100(..., K, global_scale)`: block 224, grid
 ceil(M / 128) * ceil(N / 128), 168960 (MXFP8) / 181248 (NVFP4) bytes of
 dynamic shared memory with 4 stages; `gemm_mxfp8_cta2_sm100` /
 `gemm_nvfp4_cta2_sm100`: cluster (2, 1, 1), grid 2 ceil(M / 256)
-ceil(N / 128), B's box 64 rows, 136192 / 148480 bytes. The shipped example is
+ceil(N / 128), B's box 64 rows, 136192 / 148480 bytes; `gemm_mxfp8_c4_sm100` /
+`gemm_nvfp4_c4_sm100`: cluster (4, 1, 1), grid 4 ceil(M / 512) ceil(N / 128),
+B's box 32 rows, SFB's box a quarter (128 x 1 / 128 x 4 x 1), the same
+shared memory. The shipped example is
 examples/gemm_mxfp8_sm100.mlir (`example()`); `python3 -m
 pipeline_mlir.kernels.gemm_block_scaled_sm100 --format nvfp4 -o out.mlir`
 writes a module.
@@ -35,15 +51,14 @@ writes a module.
 
 from __future__ import annotations
 
-import contextlib
-
 from . import _command
+from ._sm100_schedule import ClcSchedule, cta_readers, first_tile, pair_multicast_mask
 from .. import ir as pm
 from .. import types as T
 from ..errors import BuildError
 from ..nvidia import blackwell as bw
 from ..nvidia import common
-from ..nvidia.common import divui, remui
+from ..nvidia.common import divui
 
 MODULE = "gemm_block_scaled_sm100"
 FORMATS = ("mxfp8", "nvfp4")
@@ -53,22 +68,37 @@ BLOCK_N = 128       # columns of C per CTA (N = 128)
 ACC_STAGES = 2      # accumulator stages of 128 TMEM columns
 EPILOGUE_THREADS = 128
 THREADS = 224       # warp 0 TMA, 1 MMA, 2..5 epilogue, 6 scheduler
-#: Readers of each scheduler answer: the scheduler warp, and in every CTA
-#: of the cluster the TMA lane, warp 1 and the epilogue.
-CTA_READERS = 1 + 32 + EPILOGUE_THREADS
 A_OFFSET = 1024     # the stages, after the barriers and the TMEM slot
 C_STAGING_BYTES = 4 * 2 * 32 * 64 * 2
+#: The CTAs of a 4x1 cluster (two CTA pairs) that each load a quarter of
+#: the scale factors of B and multicast it to all four.
+CLUSTER_ALL = 0b1111
 
 PTR = T.OpaqueType("!llvm.ptr")
 
 
-def kernel_name(fmt: str, cta_group: int = 1) -> str:
-    return f"gemm_{fmt}_sm100" if cta_group == 1 else f"gemm_{fmt}_cta2_sm100"
+def shape(cta_group=None, cluster=None):
+    """(cta_group, cluster) of a variant: 1 and 1 (no cluster), 2 and 2 (a
+    CTA pair per cluster), 2 and 4 (two pairs per 4x1 cluster, B and SFB
+    multicast); either one given alone implies the other."""
+    if cta_group is None:
+        cta_group = 2 if cluster in (2, 4) else 1
+    if cluster is None:
+        cluster = cta_group
+    if cta_group not in (1, 2):
+        raise ValueError(f"cta_group is 1 or 2, got {cta_group}")
+    if (cta_group, cluster) not in ((1, 1), (2, 2), (2, 4)):
+        raise ValueError(f"cta_group {cta_group} runs in clusters of {cta_group}"
+                         + (" or 4" if cta_group == 2 else "") + f", got {cluster}")
+    return cta_group, cluster
+
+
+def kernel_name(fmt: str, cta_group=None, cluster=None) -> str:
+    _cg, cl = shape(cta_group, cluster)
+    return {1: f"gemm_{fmt}_sm100", 2: f"gemm_{fmt}_cta2_sm100", 4: f"gemm_{fmt}_c4_sm100"}[cl]
 
 
 def _payload(fmt, a, b, stages, cta_group=1):
-    if cta_group not in (1, 2):
-        raise ValueError(f"cta_group is 1 or 2, got {cta_group}")
     if fmt not in FORMATS:
         raise ValueError(f"format is one of {', '.join(FORMATS)}, got {fmt!r}")
     if not 2 <= stages <= 6:
@@ -80,67 +110,71 @@ def _payload(fmt, a, b, stages, cta_group=1):
         raise ValueError(str(e)) from None
 
 
-def smem_bytes(fmt="mxfp8", a=None, b=None, stages=4, cta_group=1) -> int:
-    pay = _payload(fmt, a, b, stages, cta_group)
+def smem_bytes(fmt="mxfp8", a=None, b=None, stages=4, cta_group=None, cluster=None) -> int:
+    pay = _payload(fmt, a, b, stages, shape(cta_group, cluster)[0])
     return pay.offsets(A_OFFSET)[-1] + C_STAGING_BYTES
 
 
-def build(fmt="mxfp8", a=None, b=None, stages=4, cta_group=1):
+def build(fmt="mxfp8", a=None, b=None, stages=4, cta_group=None, cluster=None):
     """The kernel of one format (data types `a`, `b`: e4m3 or e5m2 for
     MXFP8, e2m1 for NVFP4) and its dynamic shared memory in bytes.
     cta_group 2: CTA pairs (clusters of 2) compute 256 x 128 tiles with
-    tcgen05.mma.cta_group::2."""
-    pay = _payload(fmt, a, b, stages, cta_group)
-    cg = cta_group
+    tcgen05.mma.cta_group::2; cluster 4: two pairs per 4x1 cluster compute
+    the two 256-row halves of a 512 x 128 cluster tile and share B and its
+    scale factors (TMA multicast)."""
+    cg, cl = shape(cta_group, cluster)
+    pay = _payload(fmt, a, b, stages, cg)
     pair = cg == 2
     c_offset = pay.offsets(A_OFFSET)[-1]
     total = c_offset + C_STAGING_BYTES
     tmem_columns = pay.tmem_columns(ACC_STAGES * BLOCK_N)
 
     def body(a_map, b_map, sfa_map, sfb_map, c_map, m_size, n_size, k_size, global_scale):
+        true = pm.constant(1, T.i1)
         tid = pm.thread_id()
         warp = tid // 32
         lane = tid % 32
-        m_tiles = divui(m_size + (cg * BLOCK_M - 1), cg * BLOCK_M)
+        # A cluster tile: `cl` x 128 rows of C (one CTA's 128 rows per
+        # cluster rank), 128 columns.
+        m_tiles = divui(m_size + (cl * BLOCK_M - 1), cl * BLOCK_M)
         k_blocks = divui(k_size + (pay.block_k - 1), pay.block_k)
         # cta_group 2: the pair's leader (even cluster rank) issues the
-        # MMAs; each CTA holds 128 rows of the pair's 256 and loads half of
-        # B's 128 rows.
+        # MMAs; each CTA holds 128 rows of the pair's 256 and half of B's
+        # 128 rows.
         rank = common.cluster_ctarank_i32()
         odd = rank & 1
-        place = Place(odd if pair else None)
+        place = Place(cl, rank, odd if pair else None, pay)
 
         smem = pm.dynamic_shared_memory()
-        inp = pm.pipeline(smem, 0, stages=stages, cta_group=cg)
+        # Two pairs per cluster: B and SFB land in both pairs, and the
+        # MMA's release reaches all 4 CTAs (the row-and-column cross).
+        cross = {"cluster_m": cl} if cl > cg else {}
+        inp = pm.pipeline(smem, 0, stages=stages, cta_group=cg, **cross)
         acc_off = inp.smem_bytes
         accp = pm.pipeline(smem, acc_off, stages=ACC_STAGES, cta_group=cg, tmem=True)
         tmem_off = acc_off + accp.smem_bytes
         tmem = bw.TensorMemory(smem, tmem_off, columns=tmem_columns, cta_group=cg)
+        # Persistent through cluster launch control (kernels/_sm100_schedule.py):
+        # cluster c starts with tile c, then takes the tile of a cluster
+        # that had not started (every role reads every answer).
+        sched = ClcSchedule(smem, tmem_off + tmem.smem_bytes, first_tile(cl), m_tiles, cl, true)
         a_tiles, b_tiles, sfa_tiles, sfb_tiles = pay.buffers(smem, A_OFFSET)
         c_staging = pm.view(smem, c_offset, (4, 2, 32, 64), T.bf16)
         tp = pm.tile_pipeline(inp, [a_tiles, b_tiles, sfa_tiles, sfb_tiles])
-        clc_off = tmem_off + tmem.smem_bytes
-        clcp = pm.pipeline(smem, clc_off, stages=2, clc=True)
-        resp_off = clc_off + clcp.smem_bytes
-        resp = pm.view(smem, resp_off, (2, 1, 16), T.i8)
-        thr = pm.pipeline(smem, resp_off + 32, stages=2)
-        clc = pm.tile_pipeline(clcp, [resp])
-        # Persistent through cluster launch control: CTA b starts with tile
-        # b, then takes the tile of a CTA that had not started (every role
-        # reads every answer).
-        tiles = Schedule(m_tiles, clc, cg)
 
-        # Input full: the TMA lane's expect_tx (the four buffers' bytes);
-        # empty: one tcgen05.commit. Accumulator full: one commit; empty:
-        # the 128 epilogue threads.
-        tp.init(1, 1, cluster=pair)
+        # Input full: the TMA lane's expect_tx (the four buffers' bytes;
+        # cta_group 2: the leader's, for both CTAs); empty: one
+        # tcgen05.commit from each pair that reads the stage (cluster 4:
+        # both pairs' leaders, multicast to all 4 CTAs). Accumulator full:
+        # one commit; empty: the 128 epilogue threads of each CTA of the
+        # pair.
+        tp.init(1, cl // cg, cluster=pair)
         accp.init(1, EPILOGUE_THREADS * cg, cluster=pair)
         # The scheduler's answers: full 1 (its request), empty: every
-        # reader. The throttle: the TMA lane signals each tile it starts,
-        # the scheduler waits for one before each request (at most 2
-        # requests ahead of the loads).
-        clc.init(1, 32 + cg * CTA_READERS, cluster=pair)
-        thr.init(1, 32)
+        # reader of every CTA. The throttle: the TMA lane signals each tile
+        # it starts, the scheduler waits for one before each request (at
+        # most 2 requests ahead of the loads).
+        sched.init(cta_readers(cl), cluster=pair)
         # Warp 1 allocates the 2 accumulator stages (128 columns each) and
         # every input stage's scale-factor columns; the 128 epilogue threads
         # release them.
@@ -149,170 +183,156 @@ def build(fmt="mxfp8", a=None, b=None, stages=4, cta_group=1):
         rank0 = rank == 0
         with pm.if_(warp == 0) as roles:
             with pm.if_(lane == 0):
-                tma_producer(pay, tp, thr, a_map, b_map, sfa_map, sfb_map, tiles, k_blocks,
-                             place, rank0)
+                tma_producer(pay, tp, sched, a_map, b_map, sfa_map, sfb_map, k_blocks, place,
+                             rank0)
         with roles.else_():
             mma_here = (warp == 1) & (odd == 0) if pair else warp == 1
             with pm.if_(mma_here) as mma_role:
-                mma_warp(pay, tp, accp, columns, tiles, k_blocks)
+                mma_warp(pay, tp, accp, columns, sched, k_blocks)
             with mma_role.else_():
                 with pm.if_(warp == 1) as peer_role:
                     # Warp 1 of the peer CTA (cta_group 2): no MMAs, but it
                     # reads every answer like its leader twin.
-                    with tiles.loop():
+                    with sched.loop():
                         pass
                 with peer_role.else_():
                     with pm.if_(warp < 6) as epi_role:
-                        epilogue(warp, lane, tiles, columns, accp, c_staging, c_map, tmem,
+                        epilogue(warp, lane, sched, columns, accp, c_staging, c_map, tmem,
                                  global_scale, place)
                     with epi_role.else_():
                         # The scheduler: in cluster rank 0 (without
                         # clusters, every CTA).
-                        with pm.if_(rank0):
-                            scheduler(tiles, clc, thr)
+                        sched.run_scheduler(rank0)
 
         # Teardown: warp 1 frees the TMEM once the epilogue released it.
         with pm.if_(warp == 1):
             tmem.dealloc()
 
-    name = kernel_name(fmt, cg)
-    cluster = (2, 1, 1) if pair else None
+    name = kernel_name(fmt, cg, cl)
+    cluster_dims = (cl, 1, 1) if cl > 1 else None
     if pay.global_scale:
-        @pm.kernel(name=name, block=THREADS, cluster=cluster, min_ctas=1)
+        @pm.kernel(name=name, block=THREADS, cluster=cluster_dims, min_ctas=1)
         def gemm(a_map: PTR, b_map: PTR, sfa_map: PTR, sfb_map: PTR, c_map: PTR,
                  m_size: T.i32, n_size: T.i32, k_size: T.i32, global_scale: T.f32):
             body(a_map, b_map, sfa_map, sfb_map, c_map, m_size, n_size, k_size, global_scale)
     else:
-        @pm.kernel(name=name, block=THREADS, cluster=cluster, min_ctas=1)
+        @pm.kernel(name=name, block=THREADS, cluster=cluster_dims, min_ctas=1)
         def gemm(a_map: PTR, b_map: PTR, sfa_map: PTR, sfb_map: PTR, c_map: PTR,
                  m_size: T.i32, n_size: T.i32, k_size: T.i32):
             body(a_map, b_map, sfa_map, sfb_map, c_map, m_size, n_size, k_size, None)
     return gemm, total
 
 
-class Schedule:
-    """The persistent tile schedule (CUTLASS's SM100 scheduler through
-    cluster launch control): the grid has one CTA per tile, tile t at (t mod
-    m_tiles, t div m_tiles) (M-fastest); CTA b starts with tile b, then
-    each role reads the scheduler's next answer (`next_tile`) and computes
-    the canceled CTA's tile, until nothing was canceled."""
-
-    def __init__(self, m_tiles, clc, cluster=1):
-        self.m_tiles, self.clc, self.cluster = m_tiles, clc, cluster
-
-    def _tile(self, x):
-        return divui(x, self.cluster) if self.cluster > 1 else x
-
-    @contextlib.contextmanager
-    def loop(self):
-        """The body runs once per tile of this CTA, with its index (i32)."""
-        first = self._tile(pm.block_id().cast(T.i32))
-        with pm.while_loop(carry=[first, pm.constant(1, T.i1)]) as lp:
-            (t,) = lp.carried
-            yield t
-            cx, ok = self.next_tile()
-            lp.next(self._tile(cx), ok)
-
-    def next_tile(self):
-        """This warp's read of the scheduler's next answer: the canceled
-        CTA's x (its tile) and whether one was."""
-        cs = self.clc.acquire_consumer()
-        ok, cx, _cy, _cz = pm.pipeline_op("pipeline.clc_response",
-                                          [T.i1, T.i32, T.i32, T.i32], stage=cs)
-        cs.arrive()
-        cs.release()
-        return cx, ok
-
-    def origin(self, t):
-        """(m block, n block) of tile t (i32)."""
-        return remui(t, self.m_tiles), divui(t, self.m_tiles)
-
-
-def scheduler(tiles, clc, thr):
-    """Warp 6: asks the hardware to cancel a CTA that has not started, one
-    request per tile the TMA lane started, until nothing is left."""
-    with pm.while_loop(carry=[pm.constant(1, T.i1)]) as lp:
-        # The throttle: wait until the TMA lane started the tile of the
-        # last answer.
-        with thr.consume():
-            pass
-        p = clc.acquire_producer()
-        pm.pipeline_op("pipeline.clc_try_cancel", stage=p)
-        p.release()
-        _cx, ok = tiles.next_tile()
-        lp.next(ok)
-    clc.drain_producer()
-
-
 class Place:
-    """This CTA's part of a tile: cta_group 1 the whole 128 x 128 tile;
-    cta_group 2 (`odd` = cluster rank & 1) rows 128 odd .. of the pair's
-    256 and rows 64 odd .. of B's 128."""
+    """This CTA's part of a cluster tile (`ctas` x 128 rows, 128 columns):
+    cta_group 1 the whole 128 x 128 tile; cta_group 2 (`odd` = cluster rank
+    & 1) rows 128 rank .. of the cluster tile and rows 64 odd .. of B's 128,
+    of which it loads all (a pair per cluster) or, with two pairs per
+    cluster (`multicast`), the 32 rows 32 q .. (q = rank / 2, its pair),
+    multicast to the CTA at its place in the other pair, and quarter
+    `rank` of the scale factors of B's 128 rows, multicast to all four
+    CTAs."""
 
-    def __init__(self, odd):
-        self.odd = odd
+    def __init__(self, ctas, rank, odd, pay):
+        self.ctas, self.rank, self.odd = ctas, rank, odd
+        self.multicast = ctas == 4
+        if not self.multicast:
+            return
+        # B: rows 32 q .. of the CTA's 64, here and in the CTA at this
+        # place in the other pair.
+        pair_q = divui(rank, 2)
+        self.b_slot = (pair_q * (BLOCK_N // 4)).cast(T.index)
+        self.b_first = pair_q * (BLOCK_N // 4)
+        self.b_mask = pair_multicast_mask(rank)
+        # SFB (one 128-row group: `atoms` atoms of 4 rows of 128 bytes):
+        # rows `atoms` rank .. + atoms - 1, i.e. one atom's 8 rows of 16
+        # bytes (MXFP8, one atom) or whole atoms (NVFP4, 4).
+        if pay.atoms not in (1, 4):
+            raise BuildError(f"SFB in quarters: 1 or 4 atoms a stage, got {pay.atoms}")
+        self.sf_first = rank * pay.atoms
+        quarter = rank.cast(T.index)
+        if pay.atoms == 4:
+            self.sf_offsets, self.sf_sizes = [0, 0, quarter, 0, 0], [1, 1, 1, 32, 16]
+        else:
+            self.sf_offsets, self.sf_sizes = [0, 0, 0, quarter * 8, 0], [1, 1, 1, 8, 16]
 
     def a_rows(self, m_blk):
         """(first row of A / C, its 128-row group) of this CTA."""
         if self.odd is None:
             return m_blk * BLOCK_M, m_blk
-        group = m_blk * 2 + self.odd
+        group = m_blk * self.ctas + (self.odd if self.ctas == 2 else self.rank)
         return group * BLOCK_M, group
 
     def b_row(self, n_blk):
         """First row of B this CTA loads."""
         first = n_blk * BLOCK_N
-        return first if self.odd is None else first + self.odd * (BLOCK_N // 2)
+        if self.odd is None:
+            return first
+        first = first + self.odd * (BLOCK_N // 2)
+        return first + self.b_first if self.multicast else first
 
 
-def tma_producer(pay, tp, thr, a_map, b_map, sfa_map, sfb_map, tiles, k_blocks, place,
-                 rank0):
+def tma_producer(pay, tp, sched, a_map, b_map, sfa_map, sfb_map, k_blocks, place, rank0):
     """One lane: per tile and k-block, A (128 rows x 128 bytes) and B (128
     x 128 bytes), 128-byte swizzled, and their scale-factor atoms (boxes of
     the 3-D u8 tensors: 128 bytes x 4 atoms' rows x 1 row group)."""
-    sf_rows = 4 * pay.atoms
-    with tiles.loop() as t:
-        m_blk, n_blk = tiles.origin(t)
+    with sched.loop() as t:
+        m_blk, n_blk = sched.origin(t)
         m0, a_group = place.a_rows(m_blk)
         b0 = place.b_row(n_blk)
         # The throttle (the scheduling CTA's): one more request per tile
         # started.
-        with pm.if_(rank0):
-            with thr.produce() as ts:
-                ts.arrive()
+        sched.tile_started(rank0)
         # Each CTA loads its rows of A and B and the scale factors of its
         # rows of A and of all of B's (cta_group 2: completing on the
         # leader's full barrier).
         load_tile(pay, tp, a_map, b_map, sfa_map, sfb_map, m0, b0, a_group, n_blk, k_blocks,
-                  sf_rows)
+                  place)
     # No exit while an MMA may still read the stages.
     tp.drain_producer()
 
 
-def load_tile(pay, tp, a_map, b_map, sfa_map, sfb_map, m0, n0, m_blk, n_blk, k_blocks,
-              sf_rows):
-    """The k-blocks of one tile."""
+def load_tile(pay, tp, a_map, b_map, sfa_map, sfb_map, m0, n0, m_blk, n_blk, k_blocks, place):
+    """The k-blocks of one tile. Two pairs per cluster (`place.multicast`):
+    this CTA's 32 rows of B land in rows 32 q .. of its B buffer and of
+    the buffer of the CTA at its place in the other pair; its quarter of
+    the stage's SFB lands in all four CTAs."""
+    sf_rows = 4 * pay.atoms
+    multicast = place.multicast
     with pm.range(0, k_blocks) as kb:
         kb32 = kb.cast(T.i32)
         k_byte = kb32 * pay.row_bytes
         k_sf = kb32 * sf_rows
         s = tp.acquire_producer()
-        # Arrive on full expecting the stage's bytes: A, B, SFA and SFB.
+        # Arrive on full expecting the stage's bytes: A, B, SFA and SFB
+        # (cta_group 2: the leader, for both CTAs of the pair).
         s.expect_tx()
         a, b, sfa, sfb = (s.payload(i) for i in range(4))
         pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=a_map,
                        coordinates=[k_byte, m0], dst=a)
-        pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=b_map,
-                       coordinates=[k_byte, n0], dst=b)
+        if multicast:
+            b_part = pm.subview(b, [0, place.b_slot, 0], [1, BLOCK_N // 4, pay.row_elements],
+                                rank=3)
+            pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=b_map,
+                           coordinates=[k_byte, n0], dst=b_part, multicast_mask=place.b_mask)
+        else:
+            pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=b_map,
+                           coordinates=[k_byte, n0], dst=b)
         pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=sfa_map,
                        coordinates=[pm.constant(0, T.i32), k_sf, m_blk], dst=sfa)
-        pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=sfb_map,
-                       coordinates=[pm.constant(0, T.i32), k_sf, n_blk], dst=sfb)
+        if multicast:
+            pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=sfb_map,
+                           coordinates=[pm.constant(0, T.i32), k_sf + place.sf_first, n_blk],
+                           dst=pm.subview(sfb, place.sf_offsets, place.sf_sizes),
+                           multicast_mask=pm.constant(CLUSTER_ALL, T.i16))
+        else:
+            pm.pipeline_op("pipeline.tma_load", stage=s, descriptor=sfb_map,
+                           coordinates=[pm.constant(0, T.i32), k_sf, n_blk], dst=sfb)
         # The producer handle only steps: the TMA completes the stage.
         s.release()
 
 
-def mma_warp(pay, tp, accp, columns, tiles, k_blocks):
+def mma_warp(pay, tp, accp, columns, sched, k_blocks):
     """Warp 1: the whole warp waits, one elected lane copies the scale
     factors and issues the MMAs and the commits. The scale factors of
     stage s live in their own TMEM columns (after the accumulator), so a
@@ -321,7 +341,7 @@ def mma_warp(pay, tp, accp, columns, tiles, k_blocks):
     order."""
     elect = common.elect_sync()
     sfa_cols = pay.sf_tmem_columns(BLOCK_M)
-    with tiles.loop():
+    with sched.loop():
         # Waits until the epilogue read this accumulator stage (tmem =
         # true: fenced).
         acc = accp.acquire_producer()
@@ -359,7 +379,7 @@ def mma_tile(pay, tp, columns, d, elect, sfa_cols, k_blocks):
         s.release()
 
 
-def epilogue(warp, lane, tiles, columns, accp, c_staging, c_map, tmem, global_scale, place):
+def epilogue(warp, lane, sched, columns, accp, c_staging, c_map, tmem, global_scale, place):
     """Warps 2..5, per tile: warp w reads TMEM lanes 32 (w mod 4) .. + 31
     (its 32 rows of the tile), each thread one row, 128 columns in 2
     sub-tiles of 64: tcgen05.ld -> (x global scale) -> bf16 -> 128-byte
@@ -372,8 +392,8 @@ def epilogue(warp, lane, tiles, columns, accp, c_staging, c_map, tmem, global_sc
     lane_mod8 = lane & 7
     warp_staging = common.smem_address(c_staging) + quarter * 8192
     scale = common.splat(global_scale, 32) if global_scale is not None else None
-    with tiles.loop() as t:
-        m_blk, n_blk = tiles.origin(t)
+    with sched.loop() as t:
+        m_blk, n_blk = sched.origin(t)
         n0 = n_blk * BLOCK_N
         m_warp = place.a_rows(m_blk)[0] + q32_i32
         # Waits on the accumulator stage's full barrier; the exit arrives on
@@ -411,9 +431,10 @@ def epilogue(warp, lane, tiles, columns, accp, c_staging, c_map, tmem, global_sc
     tmem.release()
 
 
-def generate(fmt="mxfp8", a=None, b=None, stages=4, cta_group=1, locations=True):
+def generate(fmt="mxfp8", a=None, b=None, stages=4, cta_group=None, cluster=None,
+             locations=True):
     """The module's MLIR text (one kernel) and its dynamic shared memory."""
-    kernel, smem = build(fmt, a, b, stages, cta_group)
+    kernel, smem = build(fmt, a, b, stages, cta_group, cluster)
     return pm.Module([kernel], name=MODULE).mlir(locations=locations), smem
 
 
@@ -429,8 +450,11 @@ HEADER = """\
 // M = 128, N = 128, K = 32, the scale factors in tensor memory. The NVFP4
 // twin (e2m1, UE4M3 per 16, a global f32 scale; kind::mxf4nvf4
 // .block_scale.scale_vec::4X, PTX ISA 8.7: --features=+ptx87) is the same
-// program with --format nvfp4, and --cta-group 2 its 2-SM variant (CTA
-// pairs in clusters of 2, 256 x 128 tiles, tcgen05.mma.cta_group::2).
+// program with --format nvfp4, --cta-group 2 its 2-SM variant (CTA
+// pairs in clusters of 2, 256 x 128 tiles, tcgen05.mma.cta_group::2), and
+// --cluster 4 the bf16 GEMM's cluster structure (two pairs per 4x1
+// cluster, 512 x 128 cluster tiles, B and its scale factors loaded once
+// per cluster and multicast to both pairs).
 //
 // GENERATED by scripts/gen-examples.py from
 // python/pipeline_mlir/kernels/gemm_block_scaled_sm100.py: edit the
@@ -532,12 +556,19 @@ def main(argv=None):
     ap.add_argument("--a", help="A's data type (mxfp8: e4m3 or e5m2; nvfp4: e2m1)")
     ap.add_argument("--b", help="B's data type (default: A's)")
     ap.add_argument("--stages", type=int, default=4)
-    ap.add_argument("--cta-group", type=int, default=1, choices=(1, 2),
+    ap.add_argument("--cta-group", type=int, choices=(1, 2),
                     help="2: CTA pairs (clusters of 2), tcgen05.mma.cta_group::2, 256 x 128 "
-                         "tiles")
+                         "tiles (default: 1, or 2 with --cluster 2 or 4)")
+    ap.add_argument("--cluster", type=int, choices=(1, 2, 4),
+                    help="4: two CTA pairs per 4x1 cluster, 512 x 128 cluster tiles, B and "
+                         "its scale factors multicast to both pairs (default: the CTA group)")
     args = ap.parse_args(argv)
+    try:
+        shape(args.cta_group, args.cluster)
+    except ValueError as e:
+        ap.error(str(e))
     _command.run(args, lambda a: (example(), smem_bytes()) if a.example
-                 else generate(a.format, a.a, a.b, a.stages, a.cta_group,
+                 else generate(a.format, a.a, a.b, a.stages, a.cta_group, a.cluster,
                                locations=not a.no_locations))
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 
 from . import _command
+from ._sm100_schedule import ClcSchedule, cta_readers, first_tile, pair_multicast_mask
 from .. import ir as pm
 from .. import types as T
 from ..nvidia import blackwell as bw
 from ..nvidia import common
-from ..nvidia.common import divui, remui
+from ..nvidia.common import divui
 from ..nvidia.hopper import SmemLayout
 
 KERNEL = "gemm_bf16_cta2"
@@ -73,7 +74,7 @@ def build():
         # Cluster c = blocks 4c .. 4c + 3 starts with cluster tile c; a
         # cluster tile is 512 x 256, pair q = rank / 2 computes its rows
         # 256 q .. 256 q + 255.
-        cluster_id = divui(pm.block_id().cast(T.i32), CLUSTER)
+        cluster_id = first_tile(CLUSTER)
         pair_q = divui(rank, 2)
         pair_rows = pair_q * TILE_M
         rank0 = rank == 0
@@ -82,7 +83,7 @@ def build():
         # the same place in the other pair (mask 0b0101 << (rank & 1)).
         b_first = pair_q * 64
         b_half_off = b_first.cast(T.index)
-        b_mask = (pm.constant(0b0101, T.i32) << odd).cast(T.i16)
+        b_mask = pair_multicast_mask(rank)
 
         smem = pm.dynamic_shared_memory()
         inp = pm.pipeline(smem, 0, stages=STAGES, cta_group=2, cluster_m=CLUSTER)
@@ -90,12 +91,9 @@ def build():
         accp = pm.pipeline(smem, acc_off, stages=ACC_STAGES, cta_group=2, tmem=True)
         tmem_off = acc_off + accp.smem_bytes
         tmem = bw.TensorMemory(smem, tmem_off, columns=512, cta_group=2)
-        clc_off = tmem_off + tmem.smem_bytes
-        clcp = pm.pipeline(smem, clc_off, stages=2, clc=True)
-        resp_off = clc_off + clcp.smem_bytes
-        resp = pm.view(smem, resp_off, (2, 1, 16), T.i8)
-        thr = pm.pipeline(smem, resp_off + 32, stages=2)
-        clc = pm.tile_pipeline(clcp, [resp])
+        # The scheduler's answers and its throttle (kernels/_sm100_schedule.py).
+        sched = ClcSchedule(smem, tmem_off + tmem.smem_bytes, cluster_id, m_tiles, CLUSTER,
+                            true)
         a_tiles = pm.view(smem, A_OFFSET, a_tiles_t.shape, T.bf16)
         b_tiles = pm.view(smem, B_OFFSET, a_tiles_t.shape, T.bf16)
         c_staging = pm.view(smem, C_OFFSET, (4, 2, 32, 64), T.bf16)
@@ -109,12 +107,10 @@ def build():
         accp.init(1, 256, cluster=True)
         # The scheduler's answers: full 1 (rank 0's request), empty 676 on
         # rank 0: its scheduler warp (32) + 4 CTAs x (TMA lane 1 + warp 1
-        # 32 + epilogue 128).
-        clc.init(1, 676, cluster=True)
-        # The throttle, used in rank 0 only: the TMA lane signals each
-        # tile it starts, the scheduler warp waits for one before each
-        # request (at most 2 requests ahead of the loads).
-        thr.init(1, 32)
+        # 32 + epilogue 128). The throttle, used in rank 0 only: the TMA
+        # lane signals each tile it starts, the scheduler warp waits for
+        # one before each request (at most 2 requests ahead of the loads).
+        sched.init(cta_readers(CLUSTER), cluster=True)
 
         # Warp 1 of each CTA allocates the 512 columns (cta_group 2: the
         # pair gets the same address); 128 epilogue threads per CTA read
@@ -124,21 +120,9 @@ def build():
         is_tma_warp = warp == 0
         is_epilogue = (warp >= 2) & (warp < 6)
 
-        def next_tile():
-            """This warp's read of the scheduler's next answer (every
-            participating warp of every CTA reads each answer once): the
-            canceled cluster's first CTA x / 4 and whether one was."""
-            cs = clc.acquire_consumer()
-            ok, cx, _cy, _cz = pm.pipeline_op("pipeline.clc_response",
-                                              [T.i1, T.i32, T.i32, T.i32], stage=cs)
-            cs.arrive()
-            cs.release()
-            return cx, ok
-
         def tile_origin(t):
             """(first row of the pair's 256 rows, first column) of cluster tile t."""
-            m_blk = remui(t, m_tiles)
-            n_blk = divui(t, m_tiles)
+            m_blk, n_blk = sched.origin(t)
             return m_blk * CLUSTER_M + pair_rows, n_blk * TILE_N
 
         with pm.if_(is_tma_warp) as roles:
@@ -146,15 +130,12 @@ def build():
             # and its half of 128 rows of B, completing on the leader's full
             # barrier, where the MMA waits for both CTAs' bytes.
             with pm.if_(lane == 0):
-                with pm.while_loop(carry=[cluster_id, true]) as loop:
-                    (t,) = loop.carried
+                with sched.loop() as t:
                     m_tile0, n_tile0 = tile_origin(t)
                     m_row = m_tile0 + half
                     b_row = n_tile0 + half + b_first
                     # The throttle: one more request per tile started.
-                    with pm.if_(rank0):
-                        with thr.produce() as ts:
-                            ts.arrive()
+                    sched.tile_started(rank0)
                     with pm.range(0, k_blocks) as kb:
                         k0 = kb * BLOCK_K
                         s = tp.acquire_producer()
@@ -170,8 +151,6 @@ def build():
                                        multicast_mask=b_mask)
                         # The producer handle only steps: the TMA completes the stage.
                         s.release()
-                    cx, ok = next_tile()
-                    loop.next(divui(cx, CLUSTER), ok)
                 # No exit while the leader's MMA may still read this CTA's stages.
                 tp.drain_producer()
         with roles.else_():
@@ -179,7 +158,7 @@ def build():
                 # MMA warp, leader CTA only: the whole warp waits, one
                 # elected lane issues the MMAs and the commits.
                 elect = common.elect_sync()
-                with pm.while_loop(carry=[cluster_id, true]) as loop:
+                with sched.loop():
                     # Waits until both CTAs' epilogues read this stage
                     # (tmem = true: the acquire ends in
                     # tcgen05.fence::after_thread_sync).
@@ -206,38 +185,22 @@ def build():
                     # Multicast to both CTAs' accumulator full barriers.
                     pm.pipeline_op("pipeline.commit_mma", stage=acc, elect=elect)
                     acc.release()
-                    cx, ok = next_tile()
-                    loop.next(divui(cx, CLUSTER), ok)
                 # No TMEM dealloc while an epilogue still reads an accumulator.
                 accp.drain_producer()
             with mma_role.else_():
                 with pm.if_(is_epilogue) as epi_role:
-                    epilogue(warp, lane, half, cluster_id, tile_origin, next_tile, true,
-                             columns, accp, c_staging, c_map, tmem)
+                    epilogue(warp, lane, half, sched, tile_origin, columns, accp, c_staging,
+                             c_map, tmem)
                 with epi_role.else_():
                     with pm.if_(is_mma_warp) as peer_role:
                         # Warp 1 of the peer CTA: no MMAs, but it follows
                         # the schedule like its leader twin, so every CTA
                         # brings the same readers to every answer.
-                        with pm.while_loop(carry=[cluster_id, true]) as loop:
-                            cx, ok = next_tile()
-                            loop.next(divui(cx, CLUSTER), ok)
+                        with sched.loop():
+                            pass
                     with peer_role.else_():
                         # Warp 6: the scheduler, in cluster rank 0 only.
-                        with pm.if_(rank0):
-                            with pm.while_loop(carry=[true]) as loop:
-                                # The throttle: wait until the TMA lane
-                                # started the tile of the last answer.
-                                with thr.consume():
-                                    pass
-                                p = clc.acquire_producer()
-                                pm.pipeline_op("pipeline.clc_try_cancel", stage=p)
-                                p.release()
-                                _cx, ok = next_tile()
-                                loop.next(ok)
-                            # The other CTAs' readers still arrive on rank
-                            # 0's empty barriers.
-                            clc.drain_producer()
+                        sched.run_scheduler(rank0)
 
         # Teardown: warp 1 of each CTA frees the TMEM once both CTAs'
         # epilogues released it.
@@ -247,8 +210,7 @@ def build():
     return gemm_bf16_cta2, SMEM_BYTES
 
 
-def epilogue(warp, lane, half, cluster_id, tile_origin, next_tile, true, columns, accp,
-             c_staging, c_map, tmem):
+def epilogue(warp, lane, half, sched, tile_origin, columns, accp, c_staging, c_map, tmem):
     """Epilogue warps 2..5 of both CTAs. Warp w may only access TMEM lanes
     32 (w mod 4) .. + 31: its 32 rows of the CTA's 128; each thread one
     row, 256 columns per tile, in 4 sub-tiles of 64 columns."""
@@ -261,8 +223,7 @@ def epilogue(warp, lane, half, cluster_id, tile_origin, next_tile, true, columns
     # chunk j of row r sits at chunk j ^ (r mod 8).
     lane_mod8 = lane & 7
     warp_staging = common.smem_address(c_staging) + quarter * 8192
-    with pm.while_loop(carry=[cluster_id, true]) as loop:
-        (t,) = loop.carried
+    with sched.loop() as t:
         m_tile0, n_tile0 = tile_origin(t)
         m_warp = m_tile0 + half + q32_i32
         # Waits on this CTA's accumulator full barrier; the exit arrives
@@ -300,8 +261,6 @@ def epilogue(warp, lane, half, cluster_id, tile_origin, next_tile, true, columns
                     src = common.smem_ptr(warp_staging + buf * 4096)
                     common.tma_store_box(c_map, src, [n_tile0 + sub_col, m_warp])
                     common.bulk_commit_group()
-        cx, ok = next_tile()
-        loop.next(divui(cx, CLUSTER), ok)
     # The staging buffers stay allocated until the TMA has read them.
     with pm.if_(lane0):
         common.bulk_wait_group(0, read=True)

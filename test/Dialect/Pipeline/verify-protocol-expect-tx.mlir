@@ -165,6 +165,49 @@ gpu.module @m {
 
 // -----
 
+// A mask that names the CTA at this CTA's place in each pair of a 4x1
+// cluster, 0b0101 << (rank & 1): it holds the issuing CTA only for ranks
+// below 4, so the check reads it for the ranks the kernel declares
+// (nvvm.cluster_dim), not for every rank a cluster may have.
+#WG = #gpu.address_space<workgroup>
+!P = !pipeline.pipeline<stages = 2, release_ctas = 2>
+!TP = !pipeline.tile_pipeline<pipeline = !P, k_group_size = 1, payload = [memref<2x1x32x32xi32, #WG>]>
+!PS = !pipeline.stage<producer, !TP>
+!Tiles = memref<1x32x32xi32, strided<[1024, 32, 1], offset: ?>, #WG>
+!Tile = memref<32x32xi32, strided<[32, 1], offset: ?>, #WG>
+!Desc = !nvgpu.tensormap.descriptor<tensor = memref<32x32xi32, #WG>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!Bars = !nvgpu.mbarrier.group<memorySpace = #WG, num_barriers = 4>
+gpu.module @m {
+  gpu.func @pair_places_of_four(%desc: !Desc, %buf: memref<2x1x32x32xi32, #WG>, %n: index) kernel attributes {nvvm.cluster_dim = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i5 = arith.constant 5 : i32
+    %one = arith.constant 1 : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %odd = arith.andi %rank, %one : i32
+    %mask32 = arith.shli %i5, %odd : i32
+    %mask = arith.trunci %mask32 : i32 to i16
+    %p = pipeline.create -> !P
+    %tp = pipeline.input_tile_pipeline %p payload(%buf : memref<2x1x32x32xi32, #WG>) : !P -> !TP
+    pipeline.init_mbars %tp producer 1 consumer 2 cluster : !TP
+    scf.for %i = %c0 to %n step %c1 {
+      %s = pipeline.acquire_producer %tp : !TP
+      // expected-error @+1 {{got 8192: 1 load of 4096 bytes (box 32x32xi32) from each of the 2 CTAs of its multicast mask}}
+      pipeline.expect_tx %s : !PS
+      %bars, %id = pipeline.mbar %s : !PS
+      %tiles = pipeline.payload %s[0] : !PS -> !Tiles
+      %dst = memref.subview %tiles[0, 0, 0] [1, 32, 32] [1, 1, 1] : !Tiles to !Tile
+      // expected-note @+1 {{load completing on the barrier}}
+      nvgpu.tma.async.load %desc[%c0, %c0], %bars[%id] to %dst multicast_mask = %mask : !Desc, !Bars -> !Tile
+      pipeline.release %s : !PS
+    }
+    pipeline.drain_producer %tp : !TP
+    gpu.return
+  }
+}
+
+// -----
+
 // A CTA pair (cta_group = 2): the leader arms both CTAs' bytes, but an
 // nvgpu.tma.async.load completes on the barrier of its own CTA, so the
 // peer's half never reaches the leader (use nvvm.cp.async.bulk.tensor with

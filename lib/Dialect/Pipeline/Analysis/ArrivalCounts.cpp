@@ -458,21 +458,6 @@ std::string ArrivalChecker::describe(ThreadModel &model, const Signal &s,
   return out;
 }
 
-/// The cluster size a kernel declares (nvvm.cluster_dim), if any.
-static std::optional<int64_t> knownClusterSize(Region *kernel) {
-  Operation *owner = kernel->getParentOp();
-  auto dims = owner->getAttrOfType<DenseI32ArrayAttr>("nvvm.cluster_dim");
-  if (!dims || dims.size() == 0)
-    return std::nullopt;
-  int64_t size = 1;
-  for (int32_t d : dims.asArrayRef()) {
-    if (d < 1)
-      return std::nullopt;
-    size *= d;
-  }
-  return size;
-}
-
 /// A clc pipeline: its producer, pipeline.clc_try_cancel, arms each CTA's
 /// full barrier with one arrive.expect_tx per stage (producer count 1); its
 /// consumers signal cluster rank 0's empty barrier from every CTA, so the

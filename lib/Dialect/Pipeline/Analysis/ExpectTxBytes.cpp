@@ -72,24 +72,30 @@ static std::optional<int64_t> multicastSources(Region *kernel, Value mask) {
     int64_t n = llvm::popcount(uint64_t(*c) & 0xffff);
     return n ? std::optional<int64_t>(n) : std::nullopt;
   }
+  // The ranks the kernel's cluster has (nvvm.cluster_dim), else every rank
+  // a cluster may have: a mask written for a cluster of 4 need not make
+  // sense at rank 5.
+  std::optional<int64_t> size = knownClusterSize(kernel);
+  unsigned ranks = size && *size >= 1 && *size <= 16 ? unsigned(*size) : 16;
   ThreadSpace sp;
-  sp.ranks = 16;
+  sp.ranks = ranks;
   ThreadModel model(kernel, sp);
   if (model.mayVary(mask))
     return std::nullopt;
   const ThreadModel::Vals *m = model.eval(mask);
   if (!m)
     return std::nullopt;
+  uint64_t inCluster = (uint64_t(1) << ranks) - 1;
   std::optional<int64_t> count;
-  for (unsigned y = 0; y < 16; ++y) {
+  for (unsigned y = 0; y < ranks; ++y) {
     uint64_t bits = uint64_t((*m)[y]) & 0xffff;
-    if (!(bits & (uint64_t(1) << y)))
+    if (!(bits & (uint64_t(1) << y)) || (bits & ~inCluster))
       return std::nullopt;
     int64_t n = llvm::popcount(bits);
     if (count && *count != n)
       return std::nullopt;
     count = n;
-    for (unsigned z = 0; z < 16; ++z)
+    for (unsigned z = 0; z < ranks; ++z)
       if ((bits & (uint64_t(1) << z)) && (uint64_t((*m)[z]) & 0xffff) != bits)
         return std::nullopt;
   }

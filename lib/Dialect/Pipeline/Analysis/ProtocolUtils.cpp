@@ -338,6 +338,20 @@ std::optional<std::array<int64_t, 3>> protocol::knownBlockSize(Region *kernel) {
 ThreadModel::ThreadModel(Region *kernel, ThreadSpace space)
     : kernel(kernel), sp(space) {}
 
+std::optional<int64_t> protocol::knownClusterSize(Region *kernel) {
+  Operation *owner = kernel->getParentOp();
+  auto dims = owner->getAttrOfType<DenseI32ArrayAttr>("nvvm.cluster_dim");
+  if (!dims || dims.size() == 0)
+    return std::nullopt;
+  int64_t size = 1;
+  for (int32_t d : dims.asArrayRef()) {
+    if (d < 1)
+      return std::nullopt;
+    size *= d;
+  }
+  return size;
+}
+
 static unsigned widthOf(Type type) {
   if (type.isIndex())
     return 64;

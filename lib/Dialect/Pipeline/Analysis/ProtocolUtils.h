@@ -116,6 +116,9 @@ struct ThreadSpace {
 /// block sizes.
 std::optional<std::array<int64_t, 3>> knownBlockSize(mlir::Region *kernel);
 
+/// The cluster size a kernel declares (nvvm.cluster_dim), if any.
+std::optional<int64_t> knownClusterSize(mlir::Region *kernel);
+
 /// Evaluates integer values and the set of executing threads for every
 /// thread of every enumerated CTA of one kernel.
 class ThreadModel {
