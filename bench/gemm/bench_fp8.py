@@ -13,6 +13,13 @@ each other (and to a dequantized f32 product) before timing.
 
     PIPELINE_MLIR_CACHE=... python3 bench/gemm/bench_fp8.py [--scaling rowwise]
         [--reps 10] [--batch 20] [--m 16,128,1024,4096,8192] [--variant LABEL]
+        [--shapes all|tune|held-out] [--tune [--variants A,B]] [--compile-only]
+
+Shapes: SHAPES (Llama-3-8B and -70B at M 16 .. 8192), the set the variant
+choice was tuned on (`--shapes tune`), and HELD_OUT (Qwen2.5-7B and
+DeepSeek-V3 at M 1 .. 6000, none a multiple of 64 but 1), which it never
+saw (`--shapes held-out`). `--compile-only` (no GPU, no torch) fills the
+kernel cache for the run.
 
 --scaling: tensor, rowwise (default) or block (1x128 x 128x128; torch is
 timed only where its _scaled_mm takes block scales, else ours alone).
@@ -27,7 +34,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "python"))
-import torch  # noqa: E402
+try:
+    import torch
+except ImportError:  # --compile-only runs without torch
+    torch = None
 import pipeline_mlir as pm  # noqa: E402
 from pipeline_mlir import fp8_gemm  # noqa: E402
 
@@ -41,6 +51,17 @@ SHAPES = (
     ("70B", "gate_up", 57344, 8192), ("70B", "down", 8192, 28672),
 )
 MS = (16, 128, 1024, 4096, 8192)
+#: Held out of the tuning: Qwen2.5-7B (hidden 3584, 28 / 4 heads of 128, MLP
+#: 18944) and DeepSeek-V3 (hidden 7168: the MLA query down-projection, the
+#: attention output from 128 heads of 128, one routed expert of 2048) at
+#: token counts that are not multiples of 64.
+HELD_OUT = (
+    ("Q7B", "qkv", 4608, 3584), ("Q7B", "o", 3584, 3584),
+    ("Q7B", "gate_up", 37888, 3584), ("Q7B", "down", 3584, 18944),
+    ("DS3", "q_a", 1536, 7168), ("DS3", "o", 7168, 16384),
+    ("DS3", "exp_gu", 4096, 7168), ("DS3", "exp_dn", 7168, 2048),
+)
+HELD_OUT_MS = (1, 100, 777, 3000, 6000)
 
 
 def operands(m, n, k, scaling):
@@ -75,14 +96,23 @@ def reference(a, b, sa, sb, scaling, rows=256):
     return out
 
 
-def promoted(args, m, n, k):
-    """Whether the variant run adds each k-block's sums into f32 (block
-    scaling, the promote variants)."""
-    if args.scaling == "block":
-        return True
-    label = args.variant or fp8_gemm.choose(m, n, k, "outer", torch.cuda.get_device_properties(
-        0).multi_processor_count)
-    return bool(fp8_gemm.CONFIGS[label].get("promote"))
+def promoted(label):
+    """Whether a variant adds each k-block's sums into f32 (block scaling,
+    the promote variants)."""
+    return fp8_gemm._scaling(label) == "block" or bool(fp8_gemm.CONFIGS[label].get("promote"))
+
+
+def variants_for(args, m, n, k, scaling):
+    """The variants a shape runs: the chosen one, or with --tune every
+    variant of the scaling (or --variants)."""
+    sm = 132 if args.compile_only else torch.cuda.get_device_properties(0).multi_processor_count
+    chosen = args.variant or fp8_gemm.choose(m, n, k, scaling, sm)
+    if not args.tune:
+        return [chosen]
+    labels = (args.variants.split(",") if args.variants else
+              [lab for lab in fp8_gemm.CONFIGS if fp8_gemm._scaling(lab) == scaling
+               and not fp8_gemm.CONFIGS[lab].get("promote")])
+    return list(dict.fromkeys([chosen] + labels))
 
 
 def torch_fn(a, b, sa, sb, out, fast_accum):
@@ -105,70 +135,110 @@ def main(argv=None):
     ap.add_argument("--scaling", choices=("tensor", "rowwise", "block"), default="rowwise")
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--batch", type=int, default=20)
-    ap.add_argument("--m", default=",".join(map(str, MS)))
+    ap.add_argument("--m", default=None, help="token counts (default: each set's own)")
     ap.add_argument("--variant", default=None, help="force one of fp8_gemm.CONFIGS")
+    ap.add_argument("--shapes", default="all", choices=("all", "tune", "held-out"),
+                    help="the tuning half of SHAPES (TUNE_SET), the other half, or all")
+    ap.add_argument("--tune", action="store_true",
+                    help="time every variant of the scaling (or --variants) on each shape, "
+                         "interleaved with torch, and print the fastest")
+    ap.add_argument("--variants", default=None, help="with --tune: these variants only")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="compile the variants this run needs into the kernel cache and "
+                         "exit (no GPU needed)")
     ap.add_argument("--no-fast-accum", action="store_true",
                     help="torch without use_fast_accum (cuBLAS then promotes the "
                          "accumulator; ours does so in the promote variants, --variant "
                          "bn128p or m64n128p, else it accumulates in the wgmma's "
                          "registers over all of K, as fast accumulation does)")
     args = ap.parse_args(argv)
+    scaling = "block" if args.scaling == "block" else "outer"
+    shapes = [(model, proj, m, n, k) for shapes, ms in
+              (((SHAPES, MS) if args.shapes != "held-out" else ((), ())),
+               ((HELD_OUT, HELD_OUT_MS) if args.shapes != "tune" else ((), ())))
+              for m in (map(int, args.m.split(",")) if args.m else ms)
+              for model, proj, n, k in shapes]
+    if args.compile_only:
+        labels = set()
+        for _, _, m, n, k in shapes:
+            labels.update(variants_for(args, m, n, k, scaling))
+        for label in sorted(labels):
+            fp8_gemm._kernel(label)
+        print(f"compiled {len(labels)} variants: {', '.join(sorted(labels))}")
+        return 0
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, scaling {args.scaling}")
     print(f"{'shape':>28} {'variant':>9} {'ours TFLOP/s':>20} {'torch TFLOP/s':>20} "
           f"{'ratio':>6}")
-    ratios = []
-    for m in map(int, args.m.split(",")):
-        for model, proj, n, k in SHAPES:
-            a, b, sa, sb = operands(m, n, k, args.scaling)
-            ours_out = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
-            theirs_out = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
-            fns = {"ours": lambda: pm.scaled_mm(a, b, sa, sb, ours_out, variant=args.variant)}
-            fns["ours"]()
-            torch.cuda.synchronize()
-            ref = reference(a, b, sa, sb, args.scaling)
-            err = ((ours_out[:ref.shape[0]].float() - ref).abs().max() /
-                   ref.abs().max()).item()
+    ratios, best = [], []
+    for model, proj, m, n, k in shapes:
+        a, b, sa, sb = operands(m, n, k, args.scaling)
+        outs = {}
+        fns = {}
+        for label in variants_for(args, m, n, k, scaling):
+            out = outs[label] = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+            fns[label] = (lambda lab, o, args: lambda: pm.scaled_mm(*args, o, variant=lab))(
+                label, out, (a, b, sa, sb))
+            fns[label]()
+        torch.cuda.synchronize()
+        ref = reference(a, b, sa, sb, args.scaling)
+        for label, out in outs.items():
+            err = ((out[:ref.shape[0]].float() - ref).abs().max() / ref.abs().max()).item()
             # The wgmma's FP8 accumulation keeps fewer bits than f32 (the
             # reason for promotion): without it the error grows with K.
-            tol = 1e-2 + (0 if promoted(args, m, n, k) else k * 2.0 ** -20)
+            tol = 1e-2 + (0 if promoted(label) else k * 2.0 ** -20)
             if err > tol:
-                print(f"MISMATCH ours {m}x{n}x{k}: {err:.2e} of max |C| (dequantized f32)")
+                print(f"MISMATCH {label} {m}x{n}x{k}: {err:.2e} of max |C| (dequantized f32)")
                 return 1
-            theirs = torch_fn(a, b, sa, sb, theirs_out,
-                              not args.no_fast_accum and args.scaling != "block")
-            if theirs is not None:
-                diff = ((ours_out.float() - theirs_out.float()).abs().max() /
-                        theirs_out.float().abs().max()).item()
-                if diff <= tol:
-                    fns["torch"] = theirs
-                elif args.scaling == "block":
-                    # Ours matches the dequantized product: torch reads
-                    # these block scales otherwise (its layout rules).
-                    print(f"  (torch._scaled_mm differs by {diff:.2e} on these block "
-                          "scales: ours timed alone)")
-                else:
-                    print(f"MISMATCH ours vs torch {m}x{n}x{k}: {diff:.2e}")
-                    return 1
-            res = pm.testing.compare(fns, reps=args.reps, batch=args.batch)
-            flop = 2.0 * m * n * k
+        chosen = fp8_gemm.choose(m, n, k, scaling, torch.cuda.get_device_properties(
+            0).multi_processor_count) if not args.variant else args.variant
+        theirs_out = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+        theirs = torch_fn(a, b, sa, sb, theirs_out,
+                          not args.no_fast_accum and args.scaling != "block")
+        if theirs is not None:
+            ours_out = outs[chosen]
+            diff = ((ours_out.float() - theirs_out.float()).abs().max() /
+                    theirs_out.float().abs().max()).item()
+            tol = 1e-2 + (0 if promoted(chosen) else k * 2.0 ** -20)
+            if diff <= tol:
+                fns["torch"] = theirs
+            elif args.scaling == "block":
+                # Ours matches the dequantized product: torch reads
+                # these block scales otherwise (its layout rules).
+                print(f"  (torch._scaled_mm differs by {diff:.2e} on these block "
+                      "scales: ours timed alone)")
+            else:
+                print(f"MISMATCH ours vs torch {m}x{n}x{k}: {diff:.2e}")
+                return 1
+        res = pm.testing.compare(fns, reps=args.reps, batch=args.batch)
+        flop = 2.0 * m * n * k
 
-            def tflops(label):
-                r = res[label]
-                return (f"{flop / r['median'] / 1e9:7.1f} ({flop / r['max'] / 1e9:5.0f}-"
-                        f"{flop / r['min'] / 1e9:4.0f})")
-            label = args.variant or fp8_gemm.choose(
-                m, n, k, "block" if args.scaling == "block" else "outer",
-                torch.cuda.get_device_properties(0).multi_processor_count)
-            line = f"{model:>3} {proj:>7} {m:>5}x{n:>5}x{k:>5} {label:>9} {tflops('ours'):>20}"
+        def tflops(label):
+            r = res[label]
+            return (f"{flop / r['median'] / 1e9:7.1f} ({flop / r['max'] / 1e9:5.0f}-"
+                    f"{flop / r['min'] / 1e9:4.0f})")
+        shown = [chosen] if not args.tune else sorted(
+            (lab for lab in res if lab != "torch"), key=lambda lab: res[lab]["median"])
+        for label in shown:
+            line = (f"{model:>3} {proj:>7} {m:>5}x{n:>5}x{k:>5} {label:>9} "
+                    f"{tflops(label):>20}")
             if "torch" in res:
-                ratio = res["torch"]["median"] / res["ours"]["median"]
-                ratios.append(ratio)
+                ratio = res["torch"]["median"] / res[label]["median"]
+                if label == chosen:
+                    ratios.append(ratio)
                 line += f" {tflops('torch'):>20} {ratio:6.3f}"
+            if args.tune and label == chosen:
+                line += "  (chosen)"
             print(line, flush=True)
-            del a, b, sa, sb, ours_out, theirs_out
+        if args.tune:
+            best.append(((m, n, k), shown[0]))
+        del a, b, sa, sb, outs, theirs_out
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"geometric mean of torch time / ours over {len(ratios)} shapes: {geo:.3f}")
+        print(f"geometric mean of torch time / ours over {len(ratios)} shapes: {geo:.3f}; "
+              f"lowest {min(ratios):.3f}; cells >= 0.90: "
+              f"{sum(r >= 0.90 for r in ratios)} of {len(ratios)}")
+    for shape, label in best:
+        print(f"    {shape}: {label!r},")
     return 0
 
 

@@ -113,6 +113,21 @@ def attention(q: Any, k: Any, v: Any, *, causal: bool = False, scale: Optional[f
         return _emulated(q, k, v, causal=causal, scale=scale, out=out, lse=lse,
                          return_lse=return_lse, variant=variant)
     torch = torch_args.import_torch("attention")
+    if isinstance(q, torch.Tensor) and q.dim() == 4:
+        # The outputs first: their addresses are part of the launch's key
+        # (checked below).
+        if out is None:
+            out = torch.empty(q.shape, dtype=torch.bfloat16, device=q.device)
+        if lse is None:
+            lse = torch.empty((q.shape[0], q.shape[2], q.shape[1]), dtype=torch.float32,
+                              device=q.device)
+    # A call like an earlier one (the same tensors, stream and options)
+    # launches what that one prepared, after the same checks passed.
+    lkey = torch_args.launch_key((q, k, v, out, lse), stream, causal, scale, variant)
+    launch = _launches.get(lkey) if lkey is not None else None
+    if launch is not None:
+        launch()
+        return (out, lse) if return_lse else out
     qkv = (("q", q), ("k", k), ("v", v))
     torch_args.inputs("attention", qkv, rank=4, layout="(batch, seqlen, heads, head_dim)")
     if not (q.shape == k.shape == v.shape):
@@ -152,20 +167,17 @@ def attention(q: Any, k: Any, v: Any, *, causal: bool = False, scale: Optional[f
         stream = torch.cuda.current_stream(q.device)
     elif isinstance(stream, int):
         stream = torch.cuda.ExternalStream(stream)
-    lkey = (key, q.data_ptr(), k.data_ptr(), v.data_ptr(), out.data_ptr(), lse.data_ptr(),
-            tuple(q.shape), scale, stream.cuda_stream)
-    launch = _launches.get(lkey)
-    if launch is None:
-        rows = (batch, seqlen, heads * d)
-        maps = [_tensor_map(q.view(rows), (1, bm, 64), stream)]
-        maps += [_tensor_map(t.view(rows), (1, 128, 64), stream) for t in (k, v)]
-        maps.append(_tensor_map(out.view(rows), (1, 64, 64), stream))
-        grid = (-(-seqlen // bm), heads, batch)
+    rows = (batch, seqlen, heads * d)
+    maps = [_tensor_map(q.view(rows), (1, bm, 64), stream)]
+    maps += [_tensor_map(t.view(rows), (1, 128, 64), stream) for t in (k, v)]
+    maps.append(_tensor_map(out.view(rows), (1, 64, 64), stream))
+    grid = (-(-seqlen // bm), heads, batch)
+    launch = kernel.prepare(*maps, lse.data_ptr(), seqlen, heads,
+                            scale * 1.4426950408889634, grid=grid, block=128 + 2 * bm, smem=smem,
+                            stream=stream)
+    if lkey is not None:
         if len(_launches) > 4096:
             _launches.clear()
-        launch = kernel.prepare(*maps, lse.data_ptr(), seqlen, heads,
-                                scale * 1.4426950408889634, grid=grid, block=128 + 2 * bm, smem=smem,
-                                stream=stream)
         _launches[lkey] = launch
     launch()
     return (out, lse) if return_lse else out

@@ -16,11 +16,14 @@ import os
 import pathlib
 import re
 import tempfile
-from typing import Any, Dict, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Union
 
 from . import _capi
 from .errors import CompileError, ToolchainError
 from .ir import Kernel, Module
+
+if TYPE_CHECKING:   # imported at call time: the driver imports this module
+    from .driver import LoadedKernel
 
 __version__ = "0.1.0"
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Tuple, Un
 import numpy as np
 
 from . import types as T
-from .dtypes import DLPACK, NUMPY
+from .dtypes import NUMPY
 from . import _generated
 from .errors import CudaError, LaunchError
 
@@ -818,11 +818,15 @@ class PreparedLaunch:
         self.driver, self.fn, self.config, self.params = driver, fn, config, params
         self._keep = (attrs, keep)  # the structures the pointers point into
         self.where, self.stream = where, stream
+        # The driver call and its arguments, built once: a launch is one
+        # foreign call (a few microseconds of host time).
+        self._launch = driver.lib.cuLaunchKernelEx
+        self._args = (ctypes.byref(config), fn, params, None)
 
     def __call__(self):
-        self.driver.check(self.driver.lib.cuLaunchKernelEx(
-            ctypes.byref(self.config), self.fn, self.params, None),
-            f"launching {self.where}")
+        code = self._launch(*self._args)
+        if code:
+            self.driver.check(code, f"launching {self.where}")
 
 
 class LoadedKernel:

@@ -589,8 +589,8 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
         grid = m_tiles * min(sm_count // m_tiles, -(-n // bn) * k_blocks)
         slots = sm_count * 2
         extra = (np.zeros(slots * 64 * 256, np.float32), np.zeros(slots, np.int32))
-    kernel.emulate(*maps, m, n, k, matmul.GROUP_M, *extra, grid=grid, block=128 + 2 * bm,
-                   smem=smem)
+    kernel.emulate(*maps, m, n, k, matmul.GROUP_M, *extra, grid=grid,
+                   block=matmul.block_threads(config), smem=smem)
     return out
 
 
@@ -702,7 +702,10 @@ def scaled_mm(a: np.ndarray, b: np.ndarray, scale_a: Any, scale_b: Any,
     torch._scaled_mm takes b), K a multiple of 16 and N of 8; float32 scales
     whose shapes choose the scaling (pipeline_mlir.scaled_mm: per-tensor,
     rowwise, 1x128 x 128x128 blocks). Returns `out` (or a new M x N uint16
-    array of bf16 bits). The grid is planned for `sm_count` SMs."""
+    array of bf16 bits). The grid is planned for `sm_count` SMs, as
+    pm.scaled_mm plans it: a split-K variant zeroes `out` and passes its
+    split count, a stream-K one a zeroed workspace and flags (numpy
+    arrays), a cluster variant launches clusters of 2."""
     from . import fp8_gemm as fp8
     what = "scaled_mm (emulated)"
     for name, t in (("a", a), ("b.T", b.T if isinstance(b, np.ndarray) else b)):
@@ -734,11 +737,23 @@ def scaled_mm(a: np.ndarray, b: np.ndarray, scale_a: Any, scale_b: Any,
     out = _host_output(what, out, m, n, a, b, "a and b")
     label = fp8.resolve(what, m, n, k, scaling, variant, sm_count)
     kernel, _ = fp8._kernel(label)
-    grid, block, smem = fp8.launch_shape(label, m, n, sm_count)
-    bm, bn = fp8._rows(label), fp8.CONFIGS[label]["bn"]
+    config = fp8.CONFIGS[label]
+    grid, block, smem = fp8.launch_shape(label, m, n, k, sm_count)
+    bm, bn = fp8._rows(label), config["bn"]
+    b_rows = bn // config.get("cluster", 1)   # a cluster's CTAs load half of B each
     maps = (HostTensorMap(a, (bm, fp8.BK), "u8", "swizzle_128b", l2promo="l2_256b"),
-            HostTensorMap(b.T, (bn, fp8.BK), "u8", "swizzle_128b", l2promo="l2_256b"),
+            HostTensorMap(b.T, (b_rows, fp8.BK), "u8", "swizzle_128b", l2promo="l2_256b"),
             HostTensorMap(out, (64, 64), "bf16", "swizzle_128b", l2promo="l2_256b"))
+    extra: Tuple[Any, ...] = ()
+    if config.get("split_k"):
+        out[...] = 0  # the slices reduce-add into a zeroed C
+        extra = (fp8.splits_for(label, m, n, k, sm_count),)
+    if config.get("stream_k"):
+        # A 64 x BN f32 slot and an i32 flag (zero) per consumer warpgroup
+        # of every CTA.
+        slots = grid * (bm // 64)
+        extra = (np.zeros(slots * 64 * bn, np.float32), np.zeros(slots, np.int32))
     kernel.emulate(*maps, sa.ravel(order="K"), sb.ravel(order="K"), m, n, k, fp8.GROUP_M,
-                   *strides, grid=grid, block=block, smem=smem)
+                   *strides, *extra, grid=grid, block=block, smem=smem,
+                   cluster=fp8.cluster_dims(label))
     return out

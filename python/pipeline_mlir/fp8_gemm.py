@@ -37,6 +37,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from . import matmul
 from .errors import LaunchError
 
 #: The variants (kernel program options). "outer": per-tensor and rowwise
@@ -57,7 +58,37 @@ CONFIGS = {
     "m64n128p": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, promote=True),
     "block": dict(scaling="block", bn=128, stages=5, epi_subtiles=2),
     "block_m64": dict(scaling="block", consumers=1, bn=128, stages=8, epi_subtiles=2),
+    # Four stages of 128 x 256 tiles: the epilogue in two rounds of two
+    # sub-tiles leaves the shared memory for the fourth.
+    "bn256n4": dict(bn=256, stages=4, epi_subtiles=2, lag=False),
+    # Split-K (pm.gemm's): the K range of a tile cut into slices on
+    # separate SMs, each scaling its partial tile and reduce-adding it in
+    # bf16 into a zeroed C; for shapes with fewer tiles than SMs and a long K.
+    "m64n64k": dict(consumers=1, bn=64, stages=12, epi_subtiles=1, split_k=True),
+    "m64n128k": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, split_k=True),
+    "bn128k": dict(bn=128, stages=5, epi_subtiles=2, split_k=True),
+    # Stream-K (pm.gemm's): one CTA per M-tile in each group of CTAs, the
+    # (N-tile, k-block) iterations cut evenly among the groups; the unit
+    # that starts a tile's K adds the others' f32 partials, scales the sum
+    # and stores C.
+    "bn256s": dict(bn=256, stages=3, epi_subtiles=4, stream_k=True),
+    "bn128s": dict(bn=128, stages=5, epi_subtiles=2, stream_k=True),
+    "m64n128s": dict(consumers=1, bn=128, stages=8, epi_subtiles=2, stream_k=True),
+    # Clusters of 2 CTAs (M-tiles 2i and 2i + 1 of one N-tile) that
+    # multicast the B tile, each loading half of it.
+    "bn256c2": dict(bn=256, stages=3, epi_subtiles=4, cluster=2, lag=False),
+    "bn128c2": dict(bn=128, stages=5, epi_subtiles=2, cluster=2, lag=False),
+    # Ping-pong: each consumer warpgroup computes whole 128 x 128 tiles
+    # (every other tile of the CTA, from one 6-stage ring; the mainloops
+    # take turns), so that one's epilogue overlaps the other's mainloop.
+    "bn128pp": dict(bn=128, stages=6, epi_subtiles=2, pingpong=True),
 }
+
+#: The split-K variants' tiles without split-K, for chosen shapes that do
+#: not split; the stream-K variants' without stream-K, for shapes with
+#: more M-tiles than SMs (pm.gemm's rules, matmul.UNSPLIT and UNSTREAMED).
+UNSPLIT = {"m64n64k": "m64n64", "m64n128k": "m64n128", "bn128k": "bn128"}
+UNSTREAMED = {"bn256s": "bn256", "bn128s": "bn128", "m64n128s": "m64n128"}
 
 #: k-block of every variant (gemm_fp8_sm90.BK), M-tiles per group, the
 #: block scaling's block.
@@ -65,26 +96,62 @@ BK, GROUP_M, SCALE_BLOCK = 128, 8, 128
 
 
 def _rows(label: str) -> int:
-    return 64 * CONFIGS[label].get("consumers", 2)
+    """Tile rows of a variant: 64 per consumer warpgroup, 128 with ping-pong."""
+    return matmul.tile_rows(CONFIGS[label])
 
 
 def _scaling(label: str) -> str:
     return CONFIGS[label].get("scaling", "outer")
 
 
+#: The variants `choose` weighs for tensor and rowwise scaling, and the
+#: rate of each tile when every SM has work, relative to 128 x 256 (the
+#: medians over the M = 8192 shapes of bench/gemm/bench_fp8.py --tune on
+#: an H100: bench/gemm/results/h100-fp8-tune.txt; ping-pong's from
+#: h100-fp8-tune-pingpong.txt).
+TILE_RATES = {"bn128pp": 1.05, "bn256n4": 1.03, "bn256n": 1.0, "bn128n": 0.96,
+              "m64n256": 0.93, "m64n128": 0.74}
+#: k-blocks from which bn256n4 is weighed (K >= 12288), and up to which
+#: ping-pong is (K <= 8192).
+LONG_K_BLOCKS = 96
+PINGPONG_K_BLOCKS = 64
+#: Ping-pong is weighed up to this N: its warpgroups run two tiles that lie
+#: a grid apart, and on the widest projections (N 28672, 57344) that cost
+#: it L2 locality (0.78-0.89 against 0.97-1.02 for 128 x 256 at M >= 4096).
+PINGPONG_MAX_N = 16384
+
+
 @functools.lru_cache(maxsize=4096)
 def choose(m: int, n: int, k: int, scaling: str = "outer", sm_count: int = 132) -> str:
-    """The variant for an M x N x K product: 64-row tiles where M <= 64
-    (decode; 64 x 64 where 64 x 128 tiles leave SMs idle); else 128 x 256
-    tiles where they fill the SMs, 128 x 128 otherwise (prefill). Block
+    """The variant for an M x N x K product, reasoned from the shape rather
+    than looked up: each tile of TILE_RATES runs ceil(T / SMs) waves of its
+    T tiles, so its time is proportional to that count times its area over
+    its rate; the variant with the least wins (ties: the first listed). Where even 64 x
+    128 tiles fill no more than half the SMs and K is long enough for two
+    slices, split-K (m64n128k) cuts each tile's K among the idle SMs. Block
     scaling has 128-column tiles only."""
     if scaling == "block":
         return "block_m64" if m <= 64 else "block"
-    if m <= 64:
-        return "m64n64" if -(-m // 64) * -(-n // 128) < sm_count else "m64n128"
-    if -(-m // 128) * -(-n // 256) >= sm_count:
-        return "bn256n"
-    return "bn128n"
+    k_blocks = -(-k // BK)
+    if -(-m // 64) * -(-n // 128) * 2 <= sm_count and k_blocks >= LONG_K_BLOCKS:
+        return "m64n128k"
+
+    def cost(label):
+        bm, bn = _rows(label), CONFIGS[label]["bn"]
+        tiles = -(-m // bm) * -(-n // bn)
+        return -(-tiles // sm_count) * bm * bn / TILE_RATES[label]
+    # The fourth stage of bn256n4 takes the staging of half the epilogue
+    # (two rounds per tile instead of one): it pays only where a tile's K
+    # is long enough to hide that. Ping-pong hides the epilogue under the
+    # other warpgroup's mainloop: it pays where K is short.
+    # Ping-pong's rate needs both warpgroups of every CTA busy: at least
+    # two tiles per SM (with one, a lone warpgroup computes it).
+    pp_tiles = -(-m // 128) * -(-n // 128)
+    labels = [lab for lab in TILE_RATES
+              if (lab != "bn256n4" or k_blocks >= LONG_K_BLOCKS)
+              and (lab != "bn128pp" or (k_blocks <= PINGPONG_K_BLOCKS and n <= PINGPONG_MAX_N
+                                        and pp_tiles >= 2 * sm_count))]
+    return min(labels, key=cost)
 
 
 _kernels: Dict[str, Any] = {}
@@ -142,21 +209,46 @@ def _check_shape(fn: str, m: int, n: int, k: int, kb: int) -> None:
 
 def resolve(fn: str, m: int, n: int, k: int, scaling: str, variant: Optional[str],
             sm_count: int) -> str:
-    """The variant to run: `variant` (checked against the scaling) or `choose`."""
+    """The variant to run: `variant` (checked against the scaling) or
+    `choose`; as pm.gemm, a chosen split-K variant whose shape does not
+    split runs its tile without split-K (UNSPLIT), and a stream-K variant
+    with more M-tiles than SMs its tile without stream-K (UNSTREAMED)."""
     label = variant or choose(m, n, k, scaling, sm_count)
     if label not in CONFIGS:
         raise LaunchError(f"{fn}: variant is one of {sorted(CONFIGS)}, got {label!r}")
     if _scaling(label) != scaling:
         raise LaunchError(f"{fn}: variant {label!r} does {_scaling(label)} scaling, the "
                           f"scales ask for {scaling}")
+    if variant is None and splits_for(label, m, n, k, sm_count) == 1:
+        label = UNSPLIT.get(label, label)
+    if CONFIGS[label].get("stream_k") and -(-m // _rows(label)) > sm_count:
+        label = UNSTREAMED[label]
     return label
 
 
-def launch_shape(label: str, m: int, n: int, sm_count: int) -> Tuple[int, int, int]:
-    """(grid, block, smem) of a variant for an M x N product."""
-    bm, bn = _rows(label), CONFIGS[label]["bn"]
-    tiles = -(-m // bm) * -(-n // bn)
-    return min(sm_count, tiles), 128 + 2 * bm, _kernel(label)[1]
+def splits_for(label: str, m: int, n: int, k: int, sm_count: int) -> int:
+    """The split count of a split-K variant (pm.gemm's rule, with k-blocks
+    of 128); 1 for the others."""
+    if not CONFIGS[label].get("split_k"):
+        return 1
+    tiles = -(-m // _rows(label)) * -(-n // CONFIGS[label]["bn"])
+    return matmul.split_count(tiles, k, sm_count, BK)
+
+
+def cluster_dims(label: str) -> Optional[Tuple[int, int, int]]:
+    """The cluster dims a variant launches with (None: no cluster)."""
+    return (2, 1, 1) if CONFIGS[label].get("cluster", 1) == 2 else None
+
+
+def launch_shape(label: str, m: int, n: int, k: int, sm_count: int) -> Tuple[int, int, int]:
+    """(grid, block, smem) of a variant for an M x N x K product on
+    `sm_count` SMs (the grid: matmul.persistent_grid)."""
+    config = CONFIGS[label]
+    bm, bn = _rows(label), config["bn"]
+    grid = matmul.persistent_grid(m, n, k, bm, bn, sm_count, BK,
+                                  splits_for(label, m, n, k, sm_count),
+                                  bool(config.get("stream_k")), config.get("cluster", 1))
+    return grid, matmul.block_threads(config), _kernel(label)[1]
 
 
 # --- e4m3 bits on the host ------------------------------------------------------
@@ -228,6 +320,17 @@ def scaled_mm(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *,
     from . import torch_args
     from .driver import driver
     torch = torch_args.import_torch(fn)
+    if out is None and isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) \
+            and a.dim() == 2 and b.dim() == 2:
+        # C first: its address is part of the launch's key (checked below).
+        out = torch.empty((a.shape[0], b.shape[1]), dtype=torch.bfloat16, device=a.device)
+    # A call like an earlier one (the same tensors, stream and options)
+    # launches what that one prepared, after the same checks passed.
+    key = torch_args.launch_key((a, b, scale_a, scale_b, out), stream, variant, out_dtype)
+    launch = _launches.get(key) if key is not None else None
+    if launch is not None:
+        launch()
+        return out
     if out_dtype not in (None, torch.bfloat16):
         raise LaunchError(f"{fn}: out_dtype is torch.bfloat16, got {out_dtype}")
     e4m3 = torch.float8_e4m3fn
@@ -255,21 +358,43 @@ def scaled_mm(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *,
         stream = torch.cuda.current_stream(a.device)
     elif isinstance(stream, int):
         stream = torch.cuda.ExternalStream(stream)
-    key = (label, a.data_ptr(), b.data_ptr(), out.data_ptr(), scale_a.data_ptr(),
-           scale_b.data_ptr(), m, n, k, strides, stream.cuda_stream)
-    launch = _launches.get(key)
-    if launch is None:
-        kernel, _ = _kernel(label)
-        grid, block, smem = launch_shape(label, m, n, sm_count)
-        bm, bn = _rows(label), CONFIGS[label]["bn"]
-        maps = (_tensor_map("u8", a.view(torch.uint8), (bm, BK), stream),
-                _tensor_map("u8", b.t().view(torch.uint8), (bn, BK), stream),
-                _tensor_map("bf16", out, (64, 64), stream))
+    launch = _prepare_launch(label, a, b, out, scale_a, scale_b, m, n, k, strides, stream,
+                             sm_count)
+    if key is not None:
         if len(_launches) > 4096:
             _launches.clear()
-        launch = kernel.prepare(*maps, scale_a.data_ptr(), scale_b.data_ptr(), m, n, k,
-                                GROUP_M, *strides, grid=grid, block=block, smem=smem,
-                                stream=stream)
         _launches[key] = launch
     launch()
     return out
+
+
+def _prepare_launch(label: str, a: Any, b: Any, out: Any, scale_a: Any, scale_b: Any,
+                    m: int, n: int, k: int, strides: Tuple[int, int, int, int], stream: Any,
+                    sm_count: int) -> Any:
+    """The prepared launch of variant `label` on checked torch tensors (`b`
+    the K x N column-major operand, `strides` plan_scales's) on `stream`
+    (a torch stream): its TMA descriptors, grid and cluster, then the split
+    count (split-K, with C zeroed in the stream's order before each launch)
+    or the stream-K workspace and flags (pm.gemm's, one pair per stream).
+    Calling it launches."""
+    import torch
+    kernel, _ = _kernel(label)
+    config = CONFIGS[label]
+    grid, block, smem = launch_shape(label, m, n, k, sm_count)
+    bm, bn = _rows(label), config["bn"]
+    b_rows = bn // config.get("cluster", 1)   # a cluster's CTAs load half of B each
+    maps = (_tensor_map("u8", a.view(torch.uint8), (bm, BK), stream),
+            _tensor_map("u8", b.t().view(torch.uint8), (b_rows, BK), stream),
+            _tensor_map("bf16", out, (64, 64), stream))
+    extra: Tuple[Any, ...] = ()
+    if config.get("split_k"):
+        extra = (splits_for(label, m, n, k, sm_count),)
+    if config.get("stream_k"):
+        ws, flags = matmul._stream_k_buffers_for(a.device, stream, sm_count)
+        extra = (ws.data_ptr(), flags.data_ptr())
+    launch = kernel.prepare(*maps, scale_a.data_ptr(), scale_b.data_ptr(), m, n, k, GROUP_M,
+                            *strides, *extra, grid=grid, block=block, smem=smem,
+                            cluster=cluster_dims(label), stream=stream)
+    if config.get("split_k"):
+        launch = matmul._zero_first(launch, out, stream)
+    return launch

@@ -48,6 +48,11 @@ CONFIGS = {
     "bn256s": dict(bn=256, stages=3, epi_subtiles=4, stream_k=True),
     "bn128s": dict(bn=128, stages=5, epi_subtiles=2, stream_k=True),
     "m64n256s": dict(consumers=1, bn=256, stages=4, epi_subtiles=4, stream_k=True),
+    # Ping-pong: each of the two consumer warpgroups computes whole 128 x
+    # 128 tiles (every other tile of the CTA, from one 6-stage ring; the
+    # mainloops take turns), so that one's epilogue overlaps the other's
+    # mainloop.
+    "bn128pp": dict(bn=128, stages=6, epi_subtiles=2, pingpong=True),
 }
 
 #: A split-K slice has at least this many k-blocks of 64.
@@ -145,9 +150,20 @@ TUNED_H100 = {
 BK, GROUP_M = 64, 8
 
 
+def tile_rows(config):
+    """Tile rows of a variant's options (bf16 or FP8): 64 per consumer
+    warpgroup, or 128 with ping-pong (each warpgroup a whole tile)."""
+    return 128 if config.get("pingpong") else 64 * config.get("consumers", 2)
+
+
+def block_threads(config):
+    """Threads of a variant's block: the producer warpgroup and the consumers."""
+    return 128 * (1 + config.get("consumers", 2))
+
+
 def _rows(label):
-    """Tile rows of a variant: 64 per consumer warpgroup."""
-    return 64 * CONFIGS[label].get("consumers", 2)
+    """Tile rows of a variant."""
+    return tile_rows(CONFIGS[label])
 
 
 def table(device_name: Optional[str] = None) -> Dict[Tuple[int, int, int], str]:
@@ -174,14 +190,36 @@ _maps = TensorMapCache("bf16", "swizzle_128b", "l2_256b")
 _launches = {}
 
 
+def split_count(tiles, k, sm_count, bk=BK):
+    """The split count of a split-K launch of `tiles` output tiles: as many
+    K slices as fill the SMs with one work unit each, none shorter than
+    MIN_SLICE_BLOCKS k-blocks of `bk` elements (64 bf16; pm.scaled_mm's
+    kernels take 128 e4m3, the same bytes and wgmma time per k-block)."""
+    return max(1, min(sm_count // tiles, -(-k // bk) // MIN_SLICE_BLOCKS))
+
+
 def splits_for(label, m, n, k, sm_count):
-    """The split count of a split-K variant: as many K slices as fill the
-    SMs with one work unit each, none shorter than MIN_SLICE_BLOCKS."""
+    """The split count of a split-K variant (split_count); 1 for others."""
     if not CONFIGS[label].get("split_k"):
         return 1
     tiles = -(-m // _rows(label)) * -(-n // CONFIGS[label]["bn"])
-    k_blocks = -(-k // BK)
-    return max(1, min(sm_count // tiles, k_blocks // MIN_SLICE_BLOCKS))
+    return split_count(tiles, k, sm_count)
+
+
+def persistent_grid(m, n, k, bm, bn, sm_count, bk=BK, splits=1, stream_k=False, cluster=1):
+    """The grid of a launch of the sm_90a GEMM's program (kernels/gemm_sm90.py,
+    also pm.scaled_mm's): one CTA per work unit up to the SM count; with
+    split-K the units are the tiles' non-empty K slices; with stream-K
+    whole groups of one CTA per M-tile, each group with at least one
+    (N-tile, k-block) iteration; with clusters of 2, pairs of CTAs per
+    pair of M-tiles."""
+    m_tiles, n_tiles, k_blocks = -(-m // bm), -(-n // bn), -(-k // bk)
+    if stream_k:
+        return m_tiles * min(sm_count // m_tiles, n_tiles * k_blocks)
+    if cluster == 2:
+        return 2 * min(sm_count // 2, -(-m_tiles // 2) * n_tiles)
+    slice_blocks = -(-k_blocks // splits)
+    return min(sm_count, m_tiles * n_tiles * -(-k_blocks // slice_blocks))
 
 
 #: The split-K variants' tiles without split-K, for shapes that do not split.
@@ -273,6 +311,17 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
         from .emulator import gemm as _emulated
         return _emulated(a, b, out, variant=variant)
     torch = torch_args.import_torch("gemm")
+    if out is None and isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) \
+            and a.dim() == 2 and b.dim() == 2:
+        # C first: its address is part of the launch's key (checked below).
+        out = torch.empty((a.shape[0], b.shape[0]), dtype=torch.bfloat16, device=a.device)
+    # A call like an earlier one (the same tensors, stream and variant)
+    # launches what that one prepared, after the same checks passed.
+    key = torch_args.launch_key((a, b, out), stream, variant)
+    launch = _launches.get(key) if key is not None else None
+    if launch is not None:
+        launch()
+        return out
     torch_args.inputs("gemm", (("a", a), ("b", b)), rank=2)
     m, k = a.shape
     n, kb = b.shape
@@ -304,35 +353,33 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
         stream = torch.cuda.current_stream(a.device)
     elif isinstance(stream, int):
         stream = torch.cuda.ExternalStream(stream)
-    # One prepared launch per (variant, operands, stream): the next call on
-    # the same tensors only launches.
-    key = (label, a.data_ptr(), b.data_ptr(), out.data_ptr(), m, n, k, stream.cuda_stream)
-    launch = _launches.get(key)
-    if launch is None:
-        maps = (_tensor_map(a, (bm, BK), stream), _tensor_map(b, (bn, BK), stream),
-                _tensor_map(out, (64, 64), stream))
-        sm_count = driver().sm_count
-        splits = splits_for(label, m, n, k, sm_count)
-        k_blocks = -(-k // BK)
-        slice_blocks = -(-k_blocks // splits)
-        units = -(-m // bm) * -(-n // bn) * -(-k_blocks // slice_blocks)
-        grid = min(sm_count, units)
-        if CONFIGS[label].get("stream_k"):
-            # Stream-K: whole groups of one CTA per M-tile, each group with
-            # at least one (N-tile, k-block) iteration.
-            m_tiles = -(-m // bm)
-            grid = m_tiles * min(sm_count // m_tiles, -(-n // bn) * k_blocks)
+    # One prepared launch per (operands, stream, variant): the next call
+    # on the same tensors only launches (the key above).
+    maps = (_tensor_map(a, (bm, BK), stream), _tensor_map(b, (bn, BK), stream),
+            _tensor_map(out, (64, 64), stream))
+    sm_count = driver().sm_count
+    splits = splits_for(label, m, n, k, sm_count)
+    k_blocks = -(-k // BK)
+    slice_blocks = -(-k_blocks // splits)
+    units = -(-m // bm) * -(-n // bn) * -(-k_blocks // slice_blocks)
+    grid = min(sm_count, units)
+    if CONFIGS[label].get("stream_k"):
+        # Stream-K: whole groups of one CTA per M-tile, each group with
+        # at least one (N-tile, k-block) iteration.
+        m_tiles = -(-m // bm)
+        grid = m_tiles * min(sm_count // m_tiles, -(-n // bn) * k_blocks)
+    threads = block_threads(CONFIGS[label])
+    extra = (splits,) if CONFIGS[label].get("split_k") else ()
+    if CONFIGS[label].get("stream_k"):
+        ws, flags = _stream_k_buffers_for(a.device, stream, sm_count)
+        extra = (ws.data_ptr(), flags.data_ptr())
+    launch = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid, block=threads,
+                            smem=smem, stream=stream)
+    if CONFIGS[label].get("split_k"):
+        launch = _zero_first(launch, out, stream)
+    if key is not None:
         if len(_launches) > 4096:
             _launches.clear()
-        threads = 128 + 2 * bm  # the producer warpgroup and one per 64 rows
-        extra = (splits,) if CONFIGS[label].get("split_k") else ()
-        if CONFIGS[label].get("stream_k"):
-            ws, flags = _stream_k_buffers_for(a.device, stream, sm_count)
-            extra = (ws.data_ptr(), flags.data_ptr())
-        launch = kernel.prepare(*maps, m, n, k, GROUP_M, *extra, grid=grid, block=threads,
-                                smem=smem, stream=stream)
-        if CONFIGS[label].get("split_k"):
-            launch = _zero_first(launch, out, stream)
         _launches[key] = launch
     launch()
     return out

@@ -82,3 +82,31 @@ def disjoint(fn: str, written: Named, read: Named, why: str = "") -> None:
         for other, t in list(read) + list(written[:i]):
             if _overlap(out, t):
                 raise LaunchError(f"{fn}: {name} overlaps {other}" + (f": {why}" if why else ""))
+
+
+def launch_key(tensors: Sequence[Any], stream: Any, *extra: Any) -> Optional[Tuple[Any, ...]]:
+    """The key of an entry point's prepared launch: per tensor (None stays
+    None) its address, shape, strides, dtype and device, then the stream's
+    handle (torch's current stream on the first tensor's device when
+    `stream` is None) and `extra` (the options). Every check of the entry
+    point reads only these, so a call whose key matches one that passed
+    them passes them again, and launches what that call prepared without
+    checking anew. None when an argument is no tensor (the checks say
+    what is wrong)."""
+    import torch
+    key = []
+    try:
+        for t in tensors:
+            key.append(None if t is None else
+                       (t.data_ptr(), t.shape, t.stride(), t.dtype, t.is_cuda, t.get_device()))
+        if stream is None:
+            handle = torch._C._cuda_getCurrentRawStream(tensors[0].get_device())
+        else:
+            handle = getattr(stream, "cuda_stream", stream)
+        key.append(handle)
+        key.extend(extra)
+        result = tuple(key)
+        hash(result)
+    except (AttributeError, TypeError, RuntimeError):
+        return None
+    return result

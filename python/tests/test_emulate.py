@@ -137,6 +137,25 @@ def test_pm_gemm_emulated():
     _check_gemm(out, a, b)
 
 
+@pytest.mark.parametrize("n, sm_count", [(264, 1), (456, 2)])
+def test_emulated_gemm_pingpong(n, sm_count):
+    # Ping-pong: each consumer warpgroup computes whole 128 x 128 tiles,
+    # every other tile of its CTA, from one 6-stage ring. K = 680 is 11
+    # k-blocks (the last ragged), more than the ring holds: a warpgroup
+    # that steps past the other's tile and waited before the other's
+    # mainloop did would wait a lap ahead. 300 x 264 is 3 x 3 ragged tiles
+    # on 1 SM (warpgroup 1 five, warpgroup 2 four: an odd count), 300 x 456
+    # 3 x 4 on 2 SMs (six a CTA, three a warpgroup).
+    from pipeline_mlir import matmul
+    assert matmul.block_threads(matmul.CONFIGS["bn128pp"]) == 384
+    assert matmul._rows("bn128pp") == 128
+    rng = np.random.default_rng(5)
+    a, b = _bf16(rng, (300, 680)), _bf16(rng, (n, 680))
+    out = np.full((300, n), 0x7FC0, np.uint16)   # NaN: every element is stored
+    c = pm.emulator.gemm(a, b, out, variant="bn128pp", sm_count=sm_count)
+    _check_gemm(c, a, b)
+
+
 def test_emulated_gemm_sm100():
     rng = np.random.default_rng(4)
     a, b = _bf16(rng, (256, 64)), _bf16(rng, (128, 64))

@@ -174,11 +174,15 @@ def gemm(args, kind):
         # With --cluster 2 (the 2-CTA variant), a CTA pair computes M-tiles
         # 2i and 2i + 1 of one N-tile, each CTA loading half of B's 256 rows
         # and multicasting it: a grid of pairs.
+        # With --pingpong (the ping-pong variant, 128 x 128 tiles, one ring
+        # of 6 stages), each consumer warpgroup computes every other tile
+        # of its CTA.
         cl = args.cluster
-        tiles = ((M + 128 * cl - 1) // (128 * cl)) * ((N + 255) // 256)
+        bn, smem = (128, 230400) if args.pingpong else (256, 214016)
+        tiles = ((M + 128 * cl - 1) // (128 * cl)) * ((N + bn - 1) // bn)
         grid = cl * (min(tiles, args.grid) if args.grid else tiles)
-        a_box, b_box, c_box = "64x128", "64x%d" % (256 // cl), "64x64"
-        launch = ["--grid=%d" % grid, "--block=384", "--smem=214016"]
+        a_box, b_box, c_box = "64x128", "64x%d" % (bn // cl), "64x64"
+        launch = ["--grid=%d" % grid, "--block=384", "--smem=%d" % smem]
         if cl > 1:
             launch.append("--cluster=%d" % cl)
         tail = ["--arg=%d" % M, "--arg=%d" % N, "--arg=%d" % K, "--arg=%d" % args.group_m]
@@ -441,6 +445,9 @@ def main():
     ap.add_argument("--K", type=int, default=256)
     ap.add_argument("--grid", type=int, default=0, help="gemm90: persistent grid (min with tiles)")
     ap.add_argument("--group-m", type=int, default=8)
+    ap.add_argument("--pingpong", action="store_true",
+                    help="gemm90: the ping-pong variant (--bn 128 --stages 6 --epi-subtiles 2 "
+                         "--pingpong)")
     ap.add_argument("--cluster", type=int, default=1, choices=(1, 2, 4),
                     help="gemm90: 2, the 2-CTA cluster variant (B multicast); mxfp8 / nvfp4: "
                          "4, two CTA pairs per cluster (B and SFB multicast, with "

@@ -1,18 +1,24 @@
 """The warp-specialized, persistent FP8 GEMM for Hopper (sm_90a), as a
 builder program: C[M, N] = scale (A[M, K] B[N, K]^T), e4m3 A and B
 (K-major), f32 accumulation, bf16 C (what `pipeline_mlir.scaled_mm`
-launches). It is the bf16 GEMM of kernels/gemm_sm90.py (its tile schedule,
-shared-memory layout and epilogue) with 128-element (128-byte) k-blocks and
-wgmma m64nNk32, and one of two scalings:
+launches). It is the bf16 GEMM of kernels/gemm_sm90.py (its shared-memory
+plan, producer, tile schedules, epilogue, split-K, stream-K and 2-CTA
+clusters) with e4m3 A and B: 128-element (128-byte) k-blocks and wgmma
+m64nNk32; this program adds one of two scalings:
 
-  outer   C[m, n] = sa[m] sb[n] acc[m, n], applied in the epilogue: the
-          per-tensor scales (sa, sb one value each: strides 0) and the
+  outer   C[m, n] = sa[m] sb[n] acc[m, n], applied before the epilogue:
+          the per-tensor scales (sa, sb one value each: strides 0) and the
           rowwise ones (sa per row of A, sb per column of B) of
           torch._scaled_mm;
   block   the 1x128 (A) x 128x128 (B) block scaling of DeepSeek-V3: each
           k-block's wgmma partial sum is scaled by
           sa[m, kb] sb[n / 128, kb] and added into the f32 accumulator
           (the promotion of CUTLASS's FP8BlockScaledAccum and DeepGEMM).
+
+Scaling is linear, so it commutes with the K splits: with split-K each K
+slice scales its partial tile before the bf16 reduce-add into C; with
+stream-K the owner of a tile scales the sum of the units' partials (outer)
+or every unit scales its own k-blocks (block).
 
     python3 -m pipeline_mlir.kernels.gemm_fp8_sm90 -o out.mlir    # bn 256, outer
     python3 -m pipeline_mlir.kernels.gemm_fp8_sm90 --scaling block --bn 128 -o k.mlir
@@ -32,27 +38,37 @@ lists the variants scaled_mm runs):
                   reduced-precision accumulation; what cuBLAS's fast
                   accumulation keeps over all of K), each added into an
                   f32 accumulator
+  --split-k       take a split count S: the K slices of a tile reduce-add
+                  bf16 partial tiles into a zeroed C
+  --stream-k      take a workspace and flags (stream-K, as the bf16 GEMM's)
+  --cluster 2     CTA pairs multicast the B tile; cluster dims (2, 1, 1)
+  --pingpong      each consumer warpgroup computes whole 128-row tiles, the
+                  two alternating (the bf16 GEMM's); outer scaling only,
+                  without --promote
   --producer-regs, --consumer-regs   the setmaxnreg values
 
 Kernel arguments: the TMA descriptors of A (e4m3, box 128 x BM), B (e4m3,
-box 128 x BN) and C (bf16, box 64 x 64), all 128-byte swizzled; the global
-addresses of the f32 scales sa and sb (i64); M, N, K, group_m; then the
-element strides of the scales as i32: sa_row, sa_k, sb_col, sb_k. Outer
-scaling reads sa[m sa_row] and sb[n sb_col] (per-tensor: both strides 0);
-block scaling reads sa[m sa_row + kb sa_k] and sb[(n / 128) sb_col +
-kb sb_k] for the k-block kb of 128. K is a multiple of 16 and N of 8 (TMA
-rows of 16 bytes: K e4m3, N bf16); M, N, K need not be multiples of the
-tile (TMA zero-fills and clips; the scales' indices are clamped to the
-last row and column, so ragged tiles read inside the scales).
+box 128 x BN, or BN / 2 with --cluster 2) and C (bf16, box 64 x 64), all
+128-byte swizzled; the global addresses of the f32 scales sa and sb (i64);
+M, N, K, group_m; then the element strides of the scales as i32: sa_row,
+sa_k, sb_col, sb_k; then, as the bf16 GEMM's, the split count S (i32,
+--split-k) or the addresses of the stream-K workspace and flags (i64,
+--stream-k). Outer scaling reads sa[m sa_row] and sb[n sb_col]
+(per-tensor: both strides 0); block scaling reads sa[m sa_row + kb sa_k]
+and sb[(n / 128) sb_col + kb sb_k] for the k-block kb of 128. K is a
+multiple of 16 and N of 8 (TMA rows of 16 bytes: K e4m3, N bf16); M, N, K
+need not be multiples of the tile (TMA zero-fills and clips; the scales'
+indices are clamped to the last row and column, so ragged tiles read
+inside the scales).
 """
 
 import pipeline_mlir as pm
 from . import _command
 from . import gemm_sm90
-from .. import types as T
 from ..nvidia import common, hopper
 
-BK = 128   # 128 e4m3 = 128 bytes = one 128-byte swizzle row
+ELEMENT = pm.f8E4M3FN
+BK = gemm_sm90.K_BLOCK_BYTES // ELEMENT.nbytes   # 128 e4m3: one 128-byte swizzle row
 MODULE = "gemm_fp8_sm90"  # the gpu.module's name
 SCALINGS = ("outer", "block")
 SCALE_BLOCK = 128   # block scaling: 1 x 128 (A) and 128 x 128 (B) blocks
@@ -60,12 +76,12 @@ SCALE_BLOCK = 128   # block scaling: 1 x 128 (A) and 128 x 128 (B) blocks
 
 class _Variant(gemm_sm90._Variant):
     """The bf16 GEMM's variant (its checks, shared-memory plan and epilogue
-    rounds) with e4m3 stages: a BM x 128 e4m3 stage takes the bytes of a
-    BM x 64 bf16 one, so the plan is the same."""
+    rounds) with e4m3 A and B, and the scaling: a BM x 128 e4m3 stage takes
+    the bytes of a BM x 64 bf16 one, so the plan is the same."""
 
     def __init__(self, bn=None, stages=None, epi_subtiles=None, producer_regs=40,
                  consumer_regs=232, name=None, lag=True, consumers=2, scaling="outer",
-                 promote=False, element=T.f8E4M3FN):
+                 promote=False, cluster=1, split_k=False, stream_k=False, pingpong=False):
         if scaling not in SCALINGS:
             raise ValueError(f"--scaling must be one of {', '.join(SCALINGS)}")
         block = scaling == "block"
@@ -76,19 +92,18 @@ class _Variant(gemm_sm90._Variant):
             raise ValueError("--scaling block needs --bn 128 (one B scale block per tile)")
         if promote and bn > 128:
             raise ValueError("--promote needs --bn 128 or less (two accumulators)")
+        if pingpong and (scaling == "block" or promote):
+            # Two partial accumulators besides the two of the tile: 256
+            # registers a thread at BN 128, more than setmaxnreg gives.
+            raise ValueError("--pingpong runs outer scaling without --promote")
         if scaling == "block" or promote:
             lag = False   # the promotion waits for each k-block's wgmma
         name = name or ("gemm_fp8_block_sm90" if scaling == "block" else "gemm_fp8_sm90")
         super().__init__(bn=bn, stages=stages, epi_subtiles=epi_subtiles,
                          producer_regs=producer_regs, consumer_regs=consumer_regs, name=name,
-                         lag=lag, consumers=consumers)
-        self.scaling, self.element, self.promote = scaling, element, promote
-        self.a_tiles = pm.memref((stages, 1, self.bm, BK), element, pm.smem)
-        self.b_tiles = pm.memref((stages, 1, bn, BK), element, pm.smem)
-        self.a_layout = hopper.SmemLayout.of(self.a_tiles)
-        self.b_layout = hopper.SmemLayout.of(self.b_tiles)
-        assert (self.a_layout.nbytes, self.b_layout.nbytes) == (self.a_stage_bytes,
-                                                                 self.b_stage_bytes)
+                         lag=lag, consumers=consumers, cluster=cluster, split_k=split_k,
+                         stream_k=stream_k, element=ELEMENT, pingpong=pingpong)
+        self.scaling, self.promote = scaling, promote
 
     def gen_args(self):
         args = (f"--scaling {self.scaling} --bn {self.bn} --stages {self.stages} "
@@ -99,15 +114,15 @@ class _Variant(gemm_sm90._Variant):
             args += " --promote"
         elif not self.lag and self.scaling == "outer":
             args += " --no-lag"
+        if self.split_k:
+            args += " --split-k"
+        if self.stream_k:
+            args += " --stream-k"
+        if self.cluster == 2:
+            args += " --cluster 2"
+        if self.pingpong:
+            args += " --pingpong"
         return args
-
-
-class _Schedule(gemm_sm90._Schedule):
-    """The bf16 GEMM's tile schedule, with k-blocks of 128 elements."""
-
-    def __init__(self, v, m, n, k, group_m, bid, nbid):
-        super().__init__(v, m, n, k, group_m, bid, nbid)
-        self.num_k_blocks = common.ceildivui(k, BK)
 
 
 class _Scales:
@@ -137,146 +152,71 @@ class _Scales:
         return common.load(common.gep(self.sb, idx, pm.f32), pm.f32)
 
 
-def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32, scales_args):
-    tid, bid, nbid = pm.thread_id(), pm.block_id(), pm.grid_dim()
-    m, n, k = m_i32.cast(pm.index), n_i32.cast(pm.index), k_i32.cast(pm.index)
-    group_m = group_m_i32.cast(pm.index)
+class _Consumer(gemm_sm90._Consumer):
+    """The bf16 GEMM's consumer warpgroup with the scalings: block scaling
+    and promote run their own k-loop (per k-block partial sums added into
+    f32 accumulators), outer scaling multiplies the accumulators by the
+    scales before the epilogue."""
 
-    # Dynamic shared memory: the barriers at 0, then A and B stages, then
-    # the C staging sub-tiles (the bf16 GEMM's plan).
-    smem = pm.dynamic_shared_memory()
-    p = pm.pipeline(smem, 0, v.stages, **v.pipeline_params)
-    a_tiles = pm.view(smem, v.a_off, v.a_tiles.shape, v.element)
-    b_tiles = pm.view(smem, v.b_off, v.b_tiles.shape, v.element)
-    c_staging = pm.view(smem, v.c_off, (v.consumers * v.epi_buffers * v.epi_subtiles, 64, 64),
-                        pm.bf16)
-    tp = pm.tile_pipeline(p, [a_tiles, b_tiles])
-    # full: the TMA thread's arrive.expect_tx; empty: one thread per
-    # consumer warpgroup.
-    tp.init(producer=1, consumer=v.consumers)
-    sched = _Schedule(v, m, n, k, group_m, bid, nbid)
+    def __init__(self, v, tp, me, m, n, scale_args):
+        super().__init__(v, tp, me, m, n)
+        self.scales = _Scales(*scale_args, m, n)
+        # This thread's first accumulator row in the tile (Accumulator.half
+        # 0 of the warpgroup's first 64-row half; element half 1 is 8 rows
+        # below, the tile's half h 64 h rows) and its first column.
+        if v.pingpong:
+            self.thread_row = me.warp * 16 + me.lane // 4
+        else:
+            self.thread_row = self.c_rows + me.warp * 16 + me.lane // 4
+        self.thread_col = (me.lane % 4) * 2
 
-    wg = tid // 128
-    with pm.if_(wg == 0) as role:
-        # Producer warpgroup: thread 0 issues every TMA load.
-        common.setmaxnreg("decrease", v.producer_regs)
-        with pm.if_(tid == 0):
-            pm.tma_prefetch(a_map)
-            pm.tma_prefetch(b_map)
-            with pm.range(sched.first, sched.num_tiles, sched.step) as t:
-                m0, n0, _, _ = sched.tile(t)
-                with pm.range(0, sched.num_k_blocks) as kb:
-                    k0 = kb * BK
-                    s = tp.acquire_producer()
-                    s.expect_tx()
-                    bars = s.mbar()
-                    a, b = s.payload(0), s.payload(1)
-                    pm.tma_load(a_map, [k0, m0], bars, pm.subview(a, [0, 0, 0], [1, v.bm, BK]))
-                    pm.tma_load(b_map, [k0, n0], bars, pm.subview(b, [0, 0, 0], [1, v.bn, BK]))
-                    s.release()
-            tp.drain_producer()
-    with role.else_():
-        scales = _Scales(*scales_args, m, n)
-        _consumer(v, tp, sched, tid, wg, c_map, c_staging, scales)
-
-
-def _consumer(v, tp, sched, tid, wg, c_map, c_staging, scales):
-    """Consumer warpgroup cw owns rows 64 cw .. 64 cw + 63 of the tile."""
-    common.setmaxnreg("increase", v.consumer_regs)
-    me = hopper.WarpgroupThread(tid, wg)
-    cw, leader, warp, lane, bar_id = me.index, me.leader, me.warp, me.lane, me.bar_id
-    a_wg_off = cw * (64 * BK * v.element.nbytes)   # the warpgroup's 64 rows of the A stage
-    c_rows = cw * 64
-    cw_sub0 = cw * (v.epi_buffers * v.epi_subtiles)
-    frag = hopper.FragmentStore(common.smem_address(c_staging) + cw * v.c_wg_bytes, warp,
-                                lane)
-    # This thread's two accumulator rows in the tile (Accumulator.half 0, 1)
-    # and its first column.
-    thread_row = c_rows + warp * 16 + lane // 4
-    thread_col = (lane % 4) * 2
-
-    def mma_stage(stage, acc, first):
-        """The 4 wgmma m64nBNk32 of a k-block on `stage`, one group."""
-        a, b = stage.payload(0), stage.payload(1)
-        a_descs = v.a_layout.descriptors(common.smem_address(a) + a_wg_off)
-        b_descs = v.b_layout.descriptors(common.smem_address(b))
-        return hopper.mma_tile(acc, a_descs, b_descs, a_layout=v.a_layout,
-                               b_layout=v.b_layout, overwrite=first)
-
-    def free(stage):
-        with pm.if_(leader):
-            stage.arrive()
-        # Tile pipeline: release only steps; the arrive frees the stage.
-        stage.release()
-
-    with pm.range(sched.first, sched.num_tiles, sched.step) as t:
-        m0, n0, _, _ = sched.tile(t)
-        rows = [m0 + thread_row, m0 + thread_row + 8]
-        if v.scaling == "block" or v.promote:
-            # Per k-block: the wgmma into a partial accumulator (scale-d 0),
-            # the block scales loaded while it runs, wait, free the stage,
-            # then acc += partial x sa[row, kb] sb[n0 / 128, kb] (block) or
-            # acc += partial (promote: the wgmma's own accumulation spans
-            # one k-block only).
-            with pm.range(0, sched.num_k_blocks,
-                          carry=[hopper.Accumulator.fill(v.bn).value]) as loop:
-                kb = loop.iv
-                cur = tp.acquire_consumer()
-                part = mma_stage(cur, hopper.Accumulator.undef(v.bn), True)
+    def k_loop(self, m0, n0, kb_lo, kb_end):
+        v = self.v
+        # The rows of C this thread's accumulator rows 0 and 1 of each
+        # 64-row half hold (the scales' rows, here and in `finish`).
+        self.tile_rows = [[m0 + self.thread_row + 64 * h if h else m0 + self.thread_row,
+                           m0 + self.thread_row + (64 * h + 8)] for h in range(v.halves)]
+        if v.scaling != "block" and not v.promote:
+            return super().k_loop(m0, n0, kb_lo, kb_end)
+        # Per k-block: the wgmma into partial accumulators (scale-d 0),
+        # the block scales loaded while they run, wait, free the stage,
+        # then acc += partial x sa[row, kb] sb[n0 / 128, kb] (block) or
+        # acc += partial (promote: the wgmma's own accumulation spans one
+        # k-block only).
+        zero = [hopper.Accumulator.fill(v.bn).value for _ in range(v.halves)]
+        with pm.range(kb_lo if kb_lo is not None else 0, kb_end, carry=zero) as loop:
+            kb = loop.iv
+            cur = self.tp.acquire_consumer()
+            parts = self.mma_stage(cur, self.undef(), True)
+            if v.scaling == "block":
+                sb = self.scales.b(n0, kb)
+                s = [[self.scales.a(r, kb) * sb for r in rows] for rows in self.tile_rows]
+            hopper.wait_group(0)
+            self.free(cur)
+            accs = []
+            for h, (part, acc_in) in enumerate(zip(parts, self.of(loop.carried))):
                 if v.scaling == "block":
-                    sb = scales.b(n0, kb)
-                    s = [scales.a(r, kb) * sb for r in rows]
-                hopper.wait_group(0)
-                free(cur)
-                acc_in = hopper.Accumulator.of(v.bn, loop.carried[0])
-                if v.scaling == "block":
-                    acc = part.map(lambda i, x: common.fma(x, s[part.half(i)], acc_in[i]))
+                    acc = part.map(lambda i, x: common.fma(x, s[h][part.half(i)], acc_in[i]))
                 else:
                     acc = part.map(lambda i, x: x + acc_in[i])
-                loop.next(acc.value)
-            acc_main = hopper.Accumulator.of(v.bn, loop.results[0])
-        else:
-            acc_main = _outer_mainloop(v, tp, sched, mma_stage, free)
-        if v.scaling == "outer":
-            sa = [scales.a(r) for r in rows]
-            sb = {}
-            for i in range(acc_main.size):
-                c = acc_main.column(i)
-                if c not in sb:
-                    sb[c] = scales.b(n0 + thread_col + c)
-            acc_main = acc_main.map(
-                lambda i, x: x * (sa[acc_main.half(i)] * sb[acc_main.column(i)]))
-        gemm_sm90._epilogue(v, acc_main, m0 + c_rows, n0, cw_sub0, leader, bar_id, frag,
-                            c_map, c_staging)
-    # Every TMA store has completed before the warpgroup exits.
-    with pm.if_(leader):
-        common.bulk_wait_group(0)
+                accs.append(acc)
+            loop.next(*[x.value for x in accs])
+        self.mainloop_issued()
+        return self.of(loop.results)
 
-
-def _outer_mainloop(v, tp, sched, mma_stage, free):
-    """The k-loop of one tile into one accumulator (the bf16 GEMM's): with
-    the release lag, stage k-1 is freed once the wgmma of stage k were
-    issued and only they are in flight; without, each stage once its own
-    wgmma are done."""
-    first = tp.acquire_consumer()
-    acc = mma_stage(first, hopper.Accumulator.undef(v.bn), True)
-    if not v.lag:
-        hopper.wait_group(0)
-        free(first)
-    with pm.range(1, sched.num_k_blocks,
-                  carry=[first, acc.value] if v.lag else [acc.value]) as loop:
-        cur = tp.acquire_consumer()
-        acc = mma_stage(cur, hopper.Accumulator.of(v.bn, loop.carried[-1]), False)
-        hopper.wait_group(1 if v.lag else 0)
-        free(loop.carried[0] if v.lag else cur)
-        loop.next(*([cur, acc.value] if v.lag else [acc.value]))
-    if v.lag:
-        last, acc_main = loop.results
-        hopper.wait_group(0)
-        free(last)
-    else:
-        (acc_main,) = loop.results
-    return hopper.Accumulator.of(v.bn, acc_main)
+    def finish(self, m0, n0, accs):
+        """Outer scaling: acc[m, n] sa[m] sb[n] (the columns' sb shared by
+        the halves)."""
+        if self.v.scaling != "outer":
+            return accs
+        sa = [[self.scales.a(r) for r in rows] for rows in self.tile_rows]
+        sb = {}
+        for i in range(accs[0].size):
+            c = accs[0].column(i)
+            if c not in sb:
+                sb[c] = self.scales.b(n0 + self.thread_col + c)
+        return [acc.map(lambda i, x: x * (sa[h][acc.half(i)] * sb[acc.column(i)]))
+                for h, acc in enumerate(accs)]
 
 
 def build(**options):
@@ -285,15 +225,39 @@ def build(**options):
     make a kernel."""
     v = _Variant(**options)
     desc_a = v.a_layout.tensormap()
-    desc_b = v.b_layout.tensormap()
+    desc_b = v.b_layout.tensormap(rows=v.b_box)
     desc_c = v.c_layout.tensormap()
+    kw = v.kernel_options
 
-    @pm.kernel(name=v.name, block=v.threads, min_ctas=1)
-    def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, sa_i64: pm.i64, sb_i64: pm.i64,
-             m_i32: pm.i32, n_i32: pm.i32, k_i32: pm.i32, group_m_i32: pm.i32,
-             sa_row: pm.i32, sa_k: pm.i32, sb_col: pm.i32, sb_k: pm.i32):
-        _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
-              (sa_i64, sb_i64, sa_row, sa_k, sb_col, sb_k))
+    def body(maps, sizes, scale_args, **k_split):
+        def consumer(v, tp, me, m, n):
+            return _Consumer(v, tp, me, m, n, scale_args)
+        gemm_sm90._body(v, *maps, *sizes, consumer=consumer, **k_split)
+
+    if v.split_k:
+        @pm.kernel(**kw)
+        def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, sa_i64: pm.i64, sb_i64: pm.i64,
+                 m_i32: pm.i32, n_i32: pm.i32, k_i32: pm.i32, group_m_i32: pm.i32,
+                 sa_row: pm.i32, sa_k: pm.i32, sb_col: pm.i32, sb_k: pm.i32,
+                 splits_i32: pm.i32):
+            body((a_map, b_map, c_map), (m_i32, n_i32, k_i32, group_m_i32),
+                 (sa_i64, sb_i64, sa_row, sa_k, sb_col, sb_k), splits_i32=splits_i32)
+    elif v.stream_k:
+        @pm.kernel(**kw)
+        def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, sa_i64: pm.i64, sb_i64: pm.i64,
+                 m_i32: pm.i32, n_i32: pm.i32, k_i32: pm.i32, group_m_i32: pm.i32,
+                 sa_row: pm.i32, sa_k: pm.i32, sb_col: pm.i32, sb_k: pm.i32,
+                 ws_i64: pm.i64, flags_i64: pm.i64):
+            body((a_map, b_map, c_map), (m_i32, n_i32, k_i32, group_m_i32),
+                 (sa_i64, sb_i64, sa_row, sa_k, sb_col, sb_k), ws_i64=ws_i64,
+                 flags_i64=flags_i64)
+    else:
+        @pm.kernel(**kw)
+        def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, sa_i64: pm.i64, sb_i64: pm.i64,
+                 m_i32: pm.i32, n_i32: pm.i32, k_i32: pm.i32, group_m_i32: pm.i32,
+                 sa_row: pm.i32, sa_k: pm.i32, sb_col: pm.i32, sb_k: pm.i32):
+            body((a_map, b_map, c_map), (m_i32, n_i32, k_i32, group_m_i32),
+                 (sa_i64, sb_i64, sa_row, sa_k, sb_col, sb_k))
     return gemm, v.smem_bytes
 
 
@@ -308,6 +272,19 @@ def _header(v):
                if v.scaling == "outer" else
                "each k-block's partial sums are scaled by sa[m, kb] sb[n / 128, kb]\n"
                "// and added into the f32 accumulator")
+    grid, extra = "min(SMs, tiles)", ""
+    if v.split_k:
+        grid = "min(SMs, tiles x S work units)"
+        extra = ("\n// Then the split count S (i32): the K slices reduce-add bf16 partial "
+                 "tiles,\n// C must be zero before the launch.")
+    if v.stream_k:
+        grid = "M-tiles x min(SMs / M-tiles, N-tiles x k-blocks)"
+        extra = ("\n// Then the addresses of the stream-K workspace and flags (i64), laid "
+                 "out as\n// the bf16 GEMM's (examples/gemm_sm90.mlir's header).")
+    if v.cluster == 2:
+        grid = "2 min(SMs / 2, ceil(M-tiles / 2) x N-tiles)"
+        extra = ("\n// Cluster dims (2, 1, 1): the CTAs of a pair each load and multicast "
+                 f"{v.b_box} rows\n// of the B tile.")
     return f"""\
 // A warp-specialized, persistent FP8 GEMM for Hopper (sm_90a), written with
 // the pipeline dialect and upstream NVGPU/NVVM ops:
@@ -328,10 +305,11 @@ def _header(v):
 // producer, then {v.consumers} consumer warpgroup(s) of 64 rows issuing 4 wgmma.m64n{v.bn}k32
 // per k-block.
 //
-// Launch: block ({v.threads}, 1, 1); grid (min(SMs, tiles), 1, 1); dynamic shared
-// memory {v.smem_bytes} B. Arguments: TMA descriptors of A (e4m3, box 128 x {v.bm}), B
-// (e4m3, box 128 x {v.bn}) and C (bf16, box 64 x 64), SWIZZLE_128B; the addresses of
-// the f32 scales sa and sb (i64); M, N, K, group_m, sa_row, sa_k, sb_col, sb_k (i32).
+// Launch: block ({v.threads}, 1, 1); grid ({grid}, 1, 1);
+// dynamic shared memory {v.smem_bytes} B. Arguments: TMA descriptors of A (e4m3, box
+// 128 x {v.bm}), B (e4m3, box 128 x {v.b_box}) and C (bf16, box 64 x 64), SWIZZLE_128B;
+// the addresses of the f32 scales sa and sb (i64); M, N, K, group_m, sa_row,
+// sa_k, sb_col, sb_k (i32).{extra}
 
 """
 
@@ -355,15 +333,30 @@ def main(argv=None):
     ap.add_argument("--promote", action="store_true",
                     help="outer scaling: add each k-block's wgmma sums into a separate f32 "
                          "accumulator (cuBLAS without fast accumulation)")
+    ap.add_argument("--split-k", action="store_true",
+                    help="take a split count S: K slices of a tile run as separate work "
+                         "units and reduce-add bf16 partials into a zeroed C")
+    ap.add_argument("--stream-k", action="store_true",
+                    help="stream-K: take a workspace and flags; the CTA that starts a "
+                         "tile's K adds the others' f32 partials and stores C")
+    ap.add_argument("--cluster", type=int, default=1,
+                    help="2: CTA pairs share (multicast) the B tile; launch with cluster "
+                         "dims (2, 1, 1)")
     ap.add_argument("--producer-regs", type=int, default=40)
     ap.add_argument("--consumer-regs", type=int, default=232)
+    ap.add_argument("--pingpong", action="store_true",
+                    help="each of the 2 consumer warpgroups computes whole 128-row tiles "
+                         "(every other tile of the CTA, from its own pipeline) so that one's "
+                         "epilogue overlaps the other's mainloop")
     ap.add_argument("--name", default=None)
     args = ap.parse_args(argv)
     options = dict(scaling=args.scaling, bn=args.bn, stages=args.stages,
                    epi_subtiles=args.epi_subtiles, consumers=args.consumers,
                    lag=not args.no_lag, promote=args.promote,
                    producer_regs=args.producer_regs,
-                   consumer_regs=args.consumer_regs, name=args.name)
+                   consumer_regs=args.consumer_regs, name=args.name,
+                   split_k=args.split_k, stream_k=args.stream_k, cluster=args.cluster,
+                   pingpong=args.pingpong)
 
     def make(a):
         v = _Variant(**options)

@@ -22,6 +22,15 @@ Options (the defaults are the shipped kernel: --bn 256 --stages 3
                   bf16 partial tiles into a zeroed C (TMA reduce)
   --stream-k      stream-K: take a workspace and flags; the unit that
                   starts a tile's K adds the others' f32 partials
+  --pingpong      2 consumer warpgroups that each compute whole 128 x BN
+                  tiles (two m64 accumulators), the CTA's tiles 0, 2, 4 ...
+                  and 1, 3, 5 ..., from one ring of --stages stages that
+                  the producer fills in tile order; the two mainloops take
+                  turns, so that one's epilogue overlaps the other's
+                  mainloop (CUTLASS's ping-pong kernel); cluster 1, no
+                  split-K or stream-K
+  --no-turns      ping-pong without the turns (a seeded bug for the tests:
+                  a warpgroup may wait on a stage a ring lap early)
   --producer-regs, --consumer-regs   the setmaxnreg values
 The variants measured in docs/gemm.md are built from these options by
 bench/gemm/build.sh (VARIANTS=...).
@@ -30,6 +39,12 @@ The accumulator is a `hopper.Accumulator` carried through the k-loop; the
 A and B descriptors come from the payloads' `hopper.SmemLayout`, the TMA
 descriptor types from the same layouts; the epilogue writes the fragment
 with `hopper.FragmentStore` (stmatrix) and stores it with TMA.
+
+The program is also the body of the FP8 GEMM (kernels/gemm_fp8_sm90.py):
+`_Variant` takes the element type of A and B (k-blocks of 128 bytes: 64
+bf16 or 128 e4m3), and a consumer warpgroup's work on a tile goes through
+the hooks of `_Consumer` (the k-loop and the accumulator's transform before
+the epilogue), which the FP8 program subclasses for its scalings.
 """
 
 
@@ -37,21 +52,30 @@ import pipeline_mlir as pm
 from . import _command
 from ..nvidia import common, hopper
 
-BK = 64   # 64 bf16 = 128 bytes = one 128-byte swizzle row
+K_BLOCK_BYTES = 128  # a k-block: one 128-byte swizzle row of A and of B
+BK = K_BLOCK_BYTES // 2   # the bf16 k-block: 64 elements
+ELEMENTS = (pm.bf16, pm.f8E4M3FN)   # the element types of A and B
 SMEM_LIMIT = 232448  # sm_90: 227 KiB of dynamic shared memory per block
 MODULE = "gemm_sm90"  # the gpu.module's name
 STAGING_BYTES = hopper.FragmentStore.SUBTILE_BYTES  # one 64 x 64 bf16 sub-tile
+TURN_BARRIER_BYTES = (512, 576)  # ping-pong: the turns of consumer warpgroups 0 and 1
 
 
 class _Variant:
     """The options of one variant, checked, and what follows from them: the
     tile, the shared-memory layout (barriers in the first KiB, then the A
     stages, the B stages and the C staging sub-tiles, all 1 KiB aligned:
-    the swizzle pattern repeats every 1024 B)."""
+    the swizzle pattern repeats every 1024 B). `element`: the type of A and
+    B; a k-block `bk` is 128 bytes of it, so a stage takes the same bytes
+    for every element type."""
 
     def __init__(self, bn=256, stages=3, epi_subtiles=4, producer_regs=40,
                  consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
-                 epi_buffers=1, consumers=2, split_k=False, stream_k=False):
+                 epi_buffers=1, consumers=2, split_k=False, stream_k=False,
+                 element=pm.bf16, pingpong=False, turns=True):
+        if element not in ELEMENTS:
+            raise ValueError(f"element is one of {', '.join(e.text for e in ELEMENTS)}, "
+                             f"got {element}")
         if split_k and stream_k:
             raise ValueError("--split-k and --stream-k exclude each other")
         if consumers not in (1, 2):
@@ -68,15 +92,23 @@ class _Variant:
             raise ValueError("--epi-buffers must be 1 or 2 and divide the rounds")
         if cluster not in (1, 2):
             raise ValueError("--cluster must be 1 or 2")
+        if pingpong and (consumers != 2 or cluster != 1 or split_k or stream_k):
+            raise ValueError("--pingpong needs 2 consumers, --cluster 1, no split-K or stream-K")
         self.bn, self.stages, self.epi_subtiles = bn, stages, epi_subtiles
         self.producer_regs, self.consumer_regs, self.name = producer_regs, consumer_regs, name
         self.cluster, self.lag, self.epi_buffers = cluster, lag, epi_buffers
         self.consumers, self.split_k, self.stream_k = consumers, split_k, stream_k
-        self.bm = 64 * consumers
+        self.element, self.bk = element, K_BLOCK_BYTES // element.nbytes
+        self.pingpong, self.turns = pingpong, turns
+        # Ping-pong: each consumer warpgroup computes whole 128-row tiles
+        # (two 64-row halves); else the warpgroups split each tile's rows,
+        # 64 each. Both read one tile pipeline.
+        self.halves = 2 if pingpong else 1
+        self.bm = 128 if pingpong else 64 * consumers
         self.threads = 128 * (1 + consumers)
         self.b_box = bn // cluster  # rows of B each CTA of a cluster loads
-        self.a_tiles = pm.memref((stages, 1, self.bm, BK), pm.bf16, pm.smem)
-        self.b_tiles = pm.memref((stages, 1, bn, BK), pm.bf16, pm.smem)
+        self.a_tiles = pm.memref((stages, 1, self.bm, self.bk), element, pm.smem)
+        self.b_tiles = pm.memref((stages, 1, bn, self.bk), element, pm.smem)
         self.a_layout = hopper.SmemLayout.of(self.a_tiles)
         self.b_layout = hopper.SmemLayout.of(self.b_tiles)
         self.c_layout = hopper.SmemLayout(64, 64)  # one staging sub-tile
@@ -93,6 +125,12 @@ class _Variant:
             raise ValueError("setmaxnreg values exceed the 64K register file")
         self.rounds = (bn // 64) // epi_subtiles
         self.groups_per_round = epi_subtiles * 4   # 16-column groups per round
+
+    @property
+    def kernel_options(self):
+        """pm.kernel's options: name, block, cluster dims, one CTA per SM."""
+        return dict(name=self.name, block=self.threads, min_ctas=1,
+                    cluster=(2, 1, 1) if self.cluster == 2 else None)
 
     @property
     def pipeline_params(self):
@@ -117,6 +155,10 @@ class _Variant:
             args += " --cluster 2"
         if not self.lag:
             args += " --no-lag"
+        if self.pingpong:
+            args += " --pingpong"
+        if not self.turns:
+            args += " --no-turns"
         return args
 
 
@@ -131,7 +173,7 @@ class _Schedule:
         self.v = v
         self.num_m_tiles = common.ceildivui(m, v.bm)
         self.num_n_tiles = common.ceildivui(n, v.bn)
-        self.num_k_blocks = common.ceildivui(k, BK)
+        self.num_k_blocks = common.ceildivui(k, v.bk)
         self.gm, self.first, self.step = group_m, bid, nbid
         self.mt_count = self.num_m_tiles
         if v.cluster == 2:
@@ -226,7 +268,10 @@ class _Schedule:
 
 
 def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
-          splits_i32=None, ws_i64=None, flags_i64=None):
+          splits_i32=None, ws_i64=None, flags_i64=None, consumer=None):
+    """The kernel's body: shared memory, the producer warpgroup, and the
+    consumer warpgroups, whose work on a tile `consumer(v, tp, me, m, n)`
+    makes (a `_Consumer`, the default)."""
     tid, bid, nbid = pm.thread_id(), pm.block_id(), pm.grid_dim()
     m, n, k = m_i32.cast(pm.index), n_i32.cast(pm.index), k_i32.cast(pm.index)
     group_m = group_m_i32.cast(pm.index)
@@ -235,21 +280,30 @@ def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
     # the C staging sub-tiles.
     smem = pm.dynamic_shared_memory()
     p = pm.pipeline(smem, 0, v.stages, **v.pipeline_params)
-    a_tiles = pm.view(smem, v.a_off, v.a_tiles.shape, pm.bf16)
-    b_tiles = pm.view(smem, v.b_off, v.b_tiles.shape, pm.bf16)
+    a_tiles = pm.view(smem, v.a_off, v.a_tiles.shape, v.element)
+    b_tiles = pm.view(smem, v.b_off, v.b_tiles.shape, v.element)
     c_staging = pm.view(smem, v.c_off, (v.consumers * v.epi_buffers * v.epi_subtiles, 64, 64),
                         pm.bf16)
     tp = pm.tile_pipeline(p, [a_tiles, b_tiles])
     if v.cluster == 1:
         # full: one arrival, the TMA thread's arrive.expect_tx (the loads
         # complete the bytes); empty: one elected thread per consumer
-        # warpgroup.
-        tp.init(producer=1, consumer=v.consumers)
+        # warpgroup reading the stage (ping-pong: the one whose tile it is).
+        tp.init(producer=1, consumer=1 if v.pingpong else v.consumers)
     else:
         # empty: one thread of each consumer warpgroup of BOTH CTAs of the
         # pair (release_ctas = 2: every consumer arrive reaches both CTAs);
         # the peer CTA loads into and arrives on these barriers.
         tp.init(producer=1, consumer=4, cluster=True)
+    turns = None
+    if v.pingpong and v.turns:
+        # The turns of the ping-pong mainloops: turns[w] hands consumer
+        # warpgroup w the turn (its producer is the other warpgroup), one
+        # stage: a turn is taken before the next is handed over. All 128
+        # threads of a warpgroup arrive.
+        turns = [pm.pipeline(smem, off, stages=1) for off in TURN_BARRIER_BYTES]
+        for turn in turns:
+            turn.init(producer=128, consumer=128)
     sched = _Schedule(v, m, n, k, group_m, bid, nbid, splits_i32)
 
     wg = tid // 128
@@ -263,20 +317,20 @@ def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
                 m0, n0, kb_lo, kb_hi = sched.tile(t)
                 with pm.range(kb_lo if kb_lo is not None else 0,
                               kb_hi if kb_hi is not None else sched.num_k_blocks) as kb:
-                    k0 = kb * BK
+                    k0 = kb * v.bk
                     s = tp.acquire_producer()
                     # One arrival expecting the payload's bytes (A and B).
                     s.expect_tx()
                     bars = s.mbar()
                     a, b = s.payload(0), s.payload(1)
-                    a_dst = pm.subview(a, [0, 0, 0], [1, v.bm, BK])
+                    a_dst = pm.subview(a, [0, 0, 0], [1, v.bm, v.bk])
                     if v.cluster == 1:
-                        b_dst = pm.subview(b, [0, 0, 0], [1, v.bn, BK])
+                        b_dst = pm.subview(b, [0, 0, 0], [1, v.bn, v.bk])
                         pm.tma_load(a_map, [k0, m0], bars, a_dst)
                         pm.tma_load(b_map, [k0, n0], bars, b_dst)
                     else:
                         # This CTA's half of B, into both CTAs.
-                        b_dst = pm.subview(b, [0, sched.rank_rows_b, 0], [1, v.b_box, BK])
+                        b_dst = pm.subview(b, [0, sched.rank_rows_b, 0], [1, v.b_box, v.bk])
                         n0_half = n0 + sched.rank_rows_b
                         pm.tma_load(a_map, [k0, m0], bars, a_dst)
                         pm.tma_load(b_map, [k0, n0_half], bars, b_dst, multicast=0b11)
@@ -285,88 +339,236 @@ def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
             # No exit while a consumer may still read a stage.
             tp.drain_producer()
     with role.else_():
-        _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64)
+        args = (v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64,
+                consumer or _Consumer, m, n)
+        if v.pingpong:
+            # Warpgroup 1 takes the CTA's even tiles, warpgroup 2 the odd ones.
+            with pm.if_(wg == 1) as which:
+                _consumer(*args, turn=0, turns=turns)
+            with which.else_():
+                _consumer(*args, turn=1, turns=turns)
+        else:
+            _consumer(*args)
 
 
-def _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64):
-    """Consumer warpgroup cw (1 or 2 of them) owns rows 64 cw .. 64 cw + 63
-    of the tile: a 64 x BN f32 accumulator."""
-    common.setmaxnreg("increase", v.consumer_regs)
-    me = hopper.WarpgroupThread(tid, wg)
-    cw, ltid, leader, warp, lane, bar_id = (me.index, me.tid, me.leader, me.warp, me.lane,
-                                            me.bar_id)
-    a_wg_off = cw * (64 * BK * 2)   # the warpgroup's 64 rows of the A stage
-    c_rows = cw * 64
-    cw_sub0 = cw * (v.epi_buffers * v.epi_subtiles)
-    stg_base = common.smem_address(c_staging)
-    frag = hopper.FragmentStore(stg_base + cw * v.c_wg_bytes, warp, lane)
+class _Consumer:
+    """A consumer warpgroup's work on a tile where element types and
+    scalings differ, as two hooks `_consumer` calls for each work unit:
+    `k_loop` runs the unit's k-blocks into accumulators, `finish`
+    transforms them before the epilogue. The accumulators are a list, one
+    m64nBN per 64-row half of the warpgroup's rows: one (cooperative: the
+    warpgroup's 64 rows of the tile) or two (ping-pong: the whole 128-row
+    tile). This class is the bf16 GEMM's (the mainloop with or without the
+    release lag, no transform); kernels/gemm_fp8_sm90.py subclasses it.
+    With split-K, `finish` sees each K slice's partial tile (before its
+    reduce-add into C); with stream-K, only the owner's sum after the fixup
+    (the other units' partials go to the workspace as `k_loop` left
+    them)."""
 
-    def mma_stage(stage, acc, first):
-        """The 4 wgmma m64nBNk16 of a k-block on `stage`, one group."""
+    def __init__(self, v, tp, me, m, n):
+        self.v, self.tp, self.me, self.m, self.n = v, tp, me, m, n
+        # Ping-pong: called once the k-loop has waited for its last stage
+        # (it hands the other warpgroup the turn); None: nothing.
+        self.issued = None
+        half_bytes = 64 * v.bk * v.element.nbytes   # 64 rows of an A stage
+        if v.pingpong:
+            # The whole tile: halves 0 and 1 of the A stage and of the tile.
+            self.a_offs = [h * half_bytes for h in range(v.halves)]
+            self.c_rows = 0
+        else:
+            # The warpgroup's 64 rows of the A stage and of the tile.
+            self.a_offs = [me.index * half_bytes]
+            self.c_rows = me.index * 64
+
+    def row(self, m0, h):
+        """The first row of C of the warpgroup's half `h` in the tile at m0."""
+        if not self.v.pingpong:
+            return m0 + self.c_rows
+        return m0 + 64 * h if h else m0
+
+    def undef(self):
+        """Accumulators whose contents the first wgmma overwrite."""
+        return [hopper.Accumulator.undef(self.v.bn) for _ in range(self.v.halves)]
+
+    def of(self, values):
+        """The accumulators held by LLVM structs (a loop's carried values or results)."""
+        return [hopper.Accumulator.of(self.v.bn, x) for x in values]
+
+    def mma_stage(self, stage, accs, first):
+        """The wgmma of a k-block on `stage` into `accs`, one group: per
+        k-step of 16 (bf16) or 32 (e4m3) one m64nBN per half; with `first`
+        the first overwrites each accumulator (scale-d 0)."""
+        v = self.v
         a, b = stage.payload(0), stage.payload(1)
-        a_descs = v.a_layout.descriptors(common.smem_address(a) + a_wg_off)
+        a_addr = common.smem_address(a)
+        a_descs = [v.a_layout.descriptors(a_addr + off if not isinstance(off, int) or off
+                                          else a_addr) for off in self.a_offs]
         b_descs = v.b_layout.descriptors(common.smem_address(b))
-        return hopper.mma_tile(acc, a_descs, b_descs, overwrite=first)
+        hopper.fence()
+        accs = list(accs)
+        for kk, b_desc in enumerate(b_descs):
+            for h in range(len(accs)):
+                accs[h] = hopper.mma_async(accs[h], a_descs[h][kk], b_desc,
+                                           a_layout=v.a_layout, b_layout=v.b_layout,
+                                           accumulate=not (first and kk == 0))
+        hopper.commit_group()
+        return accs
 
-    with pm.range(sched.first, sched.num_tiles, sched.step) as t:
-        m0, n0, kb_lo, kb_hi = sched.tile(t)
+    def free(self, stage):
+        """Frees a stage whose wgmma are done: one thread arrives on its
+        empty barrier (a tile pipeline's release only steps)."""
+        with pm.if_(self.me.leader):
+            stage.arrive()
+        stage.release()
+
+    def mainloop_issued(self):
+        """The k-loop has acquired its last stage (and issued its wgmma):
+        ping-pong hands over the turn here."""
+        if self.issued is not None:
+            self.issued()
+
+    def k_loop(self, m0, n0, kb_lo, kb_end):
+        """The accumulators of k-blocks [kb_lo, kb_end) of the tile at (m0,
+        n0) (kb_lo None: from 0); calls `mainloop_issued` after the last
+        acquire."""
+        v, tp = self.v, self.tp
         kb_rest = kb_lo + 1 if kb_lo is not None else 1
-        kb_end = kb_hi if kb_hi is not None else sched.num_k_blocks
-        # First k-block: the first wgmma overwrites the accumulator (scale-d 0).
+        # First k-block: the first wgmma overwrites the accumulators (scale-d 0).
         first = tp.acquire_consumer()
-        acc = mma_stage(first, hopper.Accumulator.undef(v.bn), True)
+        accs = self.mma_stage(first, self.undef(), True)
         if v.lag:
             # The release lag (consumer_depth = 2): acquire stage k, issue
             # its wgmma, wait until only that group is in flight, then free
             # stage k-1.
-            with pm.range(kb_rest, kb_end, carry=[first, acc.value]) as loop:
-                prev, acc_in = loop.carried
+            with pm.range(kb_rest, kb_end, carry=[first] + [x.value for x in accs]) as loop:
+                prev, *acc_in = loop.carried
                 cur = tp.acquire_consumer()
-                acc = mma_stage(cur, hopper.Accumulator.of(v.bn, acc_in), False)
+                accs = self.mma_stage(cur, self.of(acc_in), False)
                 hopper.wait_group(1)
-                with pm.if_(leader):
-                    prev.arrive()
-                # Tile pipeline: release only steps; the arrive frees the stage.
-                prev.release()
-                loop.next(cur, acc.value)
-            last, acc_main = loop.results
+                self.free(prev)
+                loop.next(cur, *[x.value for x in accs])
+            last, *acc_main = loop.results
+            self.mainloop_issued()
             hopper.wait_group(0)
-            with pm.if_(leader):
-                last.arrive()
-            last.release()
+            self.free(last)
         else:
             # No release lag (a comparison variant): every k-block waits
             # for its own wgmma (wait_group 0) before freeing its stage.
             hopper.wait_group(0)
-            with pm.if_(leader):
-                first.arrive()
-            first.release()
-            with pm.range(kb_rest, kb_end, carry=[acc.value]) as loop:
-                (acc_in,) = loop.carried
+            self.free(first)
+            with pm.range(kb_rest, kb_end, carry=[x.value for x in accs]) as loop:
                 cur = tp.acquire_consumer()
-                acc = mma_stage(cur, hopper.Accumulator.of(v.bn, acc_in), False)
+                accs = self.mma_stage(cur, self.of(loop.carried), False)
                 hopper.wait_group(0)
-                with pm.if_(leader):
-                    cur.arrive()
-                cur.release()
-                loop.next(acc.value)
-            (acc_main,) = loop.results
+                self.free(cur)
+                loop.next(*[x.value for x in accs])
+            acc_main = loop.results
+            self.mainloop_issued()
+        return self.of(acc_main)
 
-        def epilogue(acc):
+    def finish(self, m0, n0, accs):
+        """The accumulators the epilogue stores for the tile at (m0, n0)."""
+        return accs
+
+
+def _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64, consumer, m, n,
+              turn=None, turns=None):
+    """Consumer warpgroup cw: cooperative (1 or 2 of them), it owns rows
+    64 cw .. 64 cw + 63 of every tile of the CTA, a 64 x BN f32
+    accumulator; ping-pong, whole 128-row tiles (two 64 x BN accumulators),
+    the CTA's tiles `turn`, `turn` + 2, ...: it steps its consumer position
+    past the other warpgroup's tiles, and its mainloops take turns with the
+    other's through `turns` (see `_turns`)."""
+    common.setmaxnreg("increase", v.consumer_regs)
+    me = hopper.WarpgroupThread(tid, wg)
+    cw, ltid, leader, warp, lane, bar_id = (me.index, me.tid, me.leader, me.warp, me.lane,
+                                            me.bar_id)
+    work = consumer(v, tp, me, m, n)
+    cw_sub0 = cw * (v.epi_buffers * v.epi_subtiles)
+    stg_base = common.smem_address(c_staging)
+    frag = hopper.FragmentStore(stg_base + cw * v.c_wg_bytes, warp, lane)
+
+    if turn is None:
+        tiles = (sched.first, sched.num_tiles, sched.step)
+        skip = None
+    else:
+        first = sched.first + sched.step if turn else sched.first
+        tiles = (first, sched.num_tiles, sched.step * 2)
+        take, hand_over = _turns(turn, turns)
+
+        def skip():
+            """Steps the consumer past a tile of the other warpgroup (its
+            k-blocks, without waiting or arriving)."""
+            with pm.range(0, sched.num_k_blocks):
+                pm.pipeline_op("pipeline.consumer_step", pipeline=tp)
+
+        if turn:
+            skip()   # the CTA's first tile is warpgroup 1's
+    with pm.range(*tiles) as t:
+        m0, n0, kb_lo, kb_hi = sched.tile(t)
+        kb_end = kb_hi if kb_hi is not None else sched.num_k_blocks
+        if turn is not None and take:
+            # The turn of tile t: the other warpgroup's mainloop of tile
+            # t - 1 has waited for its last stage. The CTA's first tile
+            # (warpgroup 1's) starts at once; a tile that is the CTA's last
+            # hands over no turn. So every turn handed over is taken.
+            if turn:
+                take()
+            else:
+                with pm.if_(t != sched.first):
+                    take()
+
+            def issued():
+                with pm.if_(t + sched.step < sched.num_tiles):
+                    hand_over()
+            work.issued = issued
+        acc_main = work.k_loop(m0, n0, kb_lo, kb_end)
+
+        def epilogue(accs):
             """f32 pairs -> bf16x2, stmatrix into the 128B-swizzled staging
             sub-tiles, proxy fence, TMA store of each 64 x 64 sub-tile
-            (clipped at M, N), in rounds of epi_subtiles sub-tiles."""
-            _epilogue(v, acc, m0 + c_rows, n0, cw_sub0, leader, bar_id, frag, c_map,
-                      c_staging)
+            (clipped at M, N), in rounds of epi_subtiles sub-tiles; the
+            halves of a ping-pong tile one after the other."""
+            for h, acc in enumerate(work.finish(m0, n0, accs)):
+                _epilogue(v, acc, work.row(m0, h), n0, cw_sub0, leader, bar_id, frag, c_map,
+                          c_staging)
 
         if v.stream_k:
-            _stream_k_fixup(v, sched, kb_lo, acc_main, cw, ltid, leader, bar_id, ws_i64,
-                            flags_i64, epilogue)
+            _stream_k_fixup(v, sched, kb_lo, acc_main[0].value, cw, ltid, leader, bar_id,
+                            ws_i64, flags_i64, lambda acc: epilogue([acc]))
         else:
-            epilogue(hopper.Accumulator.of(v.bn, acc_main))
+            epilogue(acc_main)
+        if skip:
+            skip()
     # Every TMA store has completed before the warpgroup exits.
     with pm.if_(leader):
         common.bulk_wait_group(0)
+
+
+def _turns(w, turns):
+    """(take, hand over) of ping-pong consumer warpgroup w: take waits until
+    the other warpgroup has handed this one the turn (and frees that turn);
+    hand over passes the turn on. A warpgroup takes the turn before its
+    mainloop and hands it over once its mainloop has waited for its last
+    stage. Why: a parity wait cannot tell ring laps apart, and a warpgroup
+    that steps past the other's tile runs ahead of the producer; once the
+    other has waited for the stage before its first, the producer has
+    filled that stage, so its own waits are at most one lap ahead
+    (CUTLASS's ordered barrier of the ping-pong mainloops). With no `turns`
+    (a seeded bug), (None, None)."""
+    if turns is None:
+        return None, None
+    mine, theirs = turns[w], turns[1 - w]
+
+    def take():
+        s = mine.acquire_consumer()
+        s.release()
+
+    def hand_over():
+        s = theirs.acquire_producer()
+        s.arrive()
+        s.release()
+    return take, hand_over
 
 
 def _epilogue(v, acc, c_row0, n0, cw_sub0, leader, bar_id, frag, c_map, c_staging):
@@ -461,8 +663,7 @@ def build(**options):
     desc_a = v.a_layout.tensormap()
     desc_b = v.b_layout.tensormap(rows=v.b_box)
     desc_c = v.c_layout.tensormap()
-    kw = dict(name=v.name, block=v.threads, min_ctas=1,
-              cluster=(2, 1, 1) if v.cluster == 2 else None)
+    kw = v.kernel_options
     if v.split_k:
         @pm.kernel(**kw)
         def gemm(a_map: desc_a, b_map: desc_b, c_map: desc_c, m_i32: pm.i32, n_i32: pm.i32,
@@ -624,13 +825,20 @@ def main(argv=None):
                     help="cut all tiles' k-block iterations evenly among the CTAs "
                          "(stream-K); the CTA that starts a tile's K adds the others' f32 "
                          "partials from a workspace and stores C")
+    ap.add_argument("--pingpong", action="store_true",
+                    help="each of the 2 consumer warpgroups computes whole 128-row tiles "
+                         "(every other tile of the CTA; the mainloops take turns) so that "
+                         "one's epilogue overlaps the other's mainloop")
+    ap.add_argument("--no-turns", action="store_true",
+                    help="a seeded bug for the tests: --pingpong without the turns")
     ap.add_argument("--name", default="gemm_bf16_sm90")
     args = ap.parse_args(argv)
     options = dict(bn=args.bn, stages=args.stages, epi_subtiles=args.epi_subtiles,
                    producer_regs=args.producer_regs, consumer_regs=args.consumer_regs,
                    name=args.name, cluster=args.cluster, lag=not args.no_lag,
                    epi_buffers=args.epi_buffers, consumers=args.consumers,
-                   split_k=args.split_k, stream_k=args.stream_k)
+                   split_k=args.split_k, stream_k=args.stream_k,
+                   pingpong=args.pingpong, turns=not args.no_turns)
 
     def make(a):
         v = _Variant(**options)
