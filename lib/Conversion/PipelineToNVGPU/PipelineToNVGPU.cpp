@@ -266,6 +266,22 @@ static bool mayPrecedeClusterWait(Operation *op) {
   return !name.starts_with("nvgpu.");
 }
 
+/// A cluster init_mbars after `op` with only setup between them (ops the
+/// cluster wait may move past, and CTA-level init_mbars): that one's arrive
+/// and wait then also cover `op`'s inits.
+static bool laterClusterInit(InitMbarsOp op) {
+  for (Operation *n = op->getNextNode(); n; n = n->getNextNode()) {
+    if (auto init = dyn_cast<InitMbarsOp>(n)) {
+      if (init.getCluster())
+        return true;
+      continue;
+    }
+    if (!mayPrecedeClusterWait(n))
+      return false;
+  }
+  return false;
+}
+
 /// pipeline.init_mbars: thread (0, 0, 0) of the CTA initializes every
 /// barrier and fences the inits (fence.mbarrier_init.release.cluster), then
 /// the CTA (bar.sync) or the cluster synchronizes before any thread uses a
@@ -274,6 +290,8 @@ static bool mayPrecedeClusterWait(Operation *op) {
 /// that uses a pipeline or reaches into the cluster, so that the setup in
 /// between overlaps the other CTAs' arrivals (CUTLASS
 /// cluster_arrive_relaxed ... cluster_wait, the reference likewise).
+/// Consecutive cluster inits share one arrive and wait, after the last:
+/// one cluster barrier for the whole prologue's barriers, as CUTLASS does.
 struct InitMbarsOpLowering : ErasingPipelineOpLowering<InitMbarsOp> {
   using ErasingPipelineOpLowering::ErasingPipelineOpLowering;
 
@@ -310,6 +328,8 @@ struct InitMbarsOpLowering : ErasingPipelineOpLowering<InitMbarsOp> {
       NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     });
     if (op.getCluster()) {
+      if (laterClusterInit(op))
+        return;
       NVVM::ClusterArriveRelaxedOp::create(rewriter, loc,
                                            /*aligned=*/UnitAttr());
       Operation *waitBefore = op->getNextNode();

@@ -146,9 +146,39 @@ gpu.module @m {
 
 // -----
 
+// A pipeline used between two cluster inits: the first init keeps its own
+// arrive and wait, before that use.
+
+!P = !pipeline.pipeline<stages = 2>
+gpu.module @m {
+  // CHECK-LABEL: gpu.func @init_cluster_use_between
+  gpu.func @init_cluster_use_between() kernel {
+    %p = pipeline.create -> !P
+    %q = pipeline.create -> !P
+    // CHECK:      nvvm.fence.mbarrier.init
+    // CHECK-NEXT: }
+    // CHECK-NEXT: nvvm.cluster.arrive.relaxed
+    // CHECK-NEXT: nvvm.cluster.wait
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    // CHECK:      nvvm.fence.mbarrier.init
+    // CHECK-NEXT: }
+    // CHECK-NEXT: nvvm.cluster.arrive.relaxed
+    // CHECK-NEXT: nvvm.cluster.wait
+    // CHECK:      nvgpu.mbarrier.try_wait.parity
+    pipeline.init_mbars %p producer 1 consumer 1 cluster : !P
+    pipeline.wait_producer %p : !P
+    pipeline.init_mbars %q producer 1 consumer 1 cluster : !P
+    pipeline.wait_producer %q : !P
+    gpu.return
+  }
+}
+
+// -----
+
 // The cluster wait moves past the setup that touches no pipeline (here an
 // index computation and a store to global memory) up to the first use of a
-// pipeline; two cluster inits keep arrive, wait, arrive, wait in order.
+// pipeline; two cluster inits in a row share one arrive, after the second's
+// fence (the first's inits are fenced too), and one wait.
 
 !P = !pipeline.pipeline<stages = 2>
 gpu.module @m {
@@ -159,8 +189,7 @@ gpu.module @m {
     %q = pipeline.create -> !P
     // CHECK:      nvvm.fence.mbarrier.init
     // CHECK-NEXT: }
-    // CHECK-NEXT: nvvm.cluster.arrive.relaxed
-    // CHECK-NEXT: nvvm.cluster.wait
+    // CHECK-NOT:  nvvm.cluster
     // CHECK:      nvvm.fence.mbarrier.init
     // CHECK-NEXT: }
     // CHECK-NEXT: nvvm.cluster.arrive.relaxed

@@ -86,8 +86,9 @@
 // empty 2 (multicast_consumer_arrival_count = 4/2 + 1/1 - 1: the multicast
 // commits of both pairs' leaders, since B is multicast between the pairs),
 // accumulator full 1 (one commit), accumulator empty 2 x 128
-// (consumer_arv_count = size(AtomThrShapeMNK) * NumEpilogueThreads). Both
-// inits end in a cluster barrier: the CTAs signal each other's barriers.
+// (consumer_arv_count = size(AtomThrShapeMNK) * NumEpilogueThreads). The
+// inits (and the CLC pipeline's) share one cluster barrier after the last
+// init: the CTAs signal each other's barriers.
 // INIT-LABEL: .entry gemm_bf16_cta2(
 // INIT:      .reqntid 224, 1, 1
 // INIT:      .explicitcluster
@@ -98,19 +99,24 @@
 // INIT-NEXT: mov.b32 [[TWO:%r[0-9]+]], 2;
 // INIT-COUNT-6: mbarrier.init.shared.b64 [__dynamic_shmem__0+{{48|56|64|72|80|88}}], [[TWO]];
 // INIT-NEXT: fence.mbarrier_init.release.cluster;
-// INIT:      barrier.cluster.arrive.relaxed;
-// INIT-NOT:  mbarrier
-// INIT:      barrier.cluster.wait;
-// INIT:      mov.b32 [[ACC_FULL_COUNT:%r[0-9]+]], 1;
-// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+96], [[ACC_FULL_COUNT]];
-// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+104], [[ACC_FULL_COUNT]];
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+96], [[ONE]];
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+104], [[ONE]];
 // INIT-NEXT: mov.b32 [[EPILOGUE_THREADS_X2:%r[0-9]+]], 256;
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+112], [[EPILOGUE_THREADS_X2]];
 // INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+120], [[EPILOGUE_THREADS_X2]];
 // INIT-NEXT: fence.mbarrier_init.release.cluster;
-// INIT:      barrier.cluster.arrive.relaxed;
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+144], [[ONE]];
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+152], [[ONE]];
+// INIT-NEXT: mov.b32 [[READERS:%r[0-9]+]], 676;
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+160], [[READERS]];
+// INIT-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+168], [[READERS]];
+// INIT-NEXT: fence.mbarrier_init.release.cluster;
+// One cluster barrier for the three pipelines' inits (in program order: the
+// inits, then one relaxed arrive, then the wait before the first use).
 // INIT-NOT:  mbarrier
-// INIT:      barrier.cluster.wait;
+// INIT:      barrier.cluster.arrive.relaxed;
+// INIT-NEXT: barrier.cluster.wait;
+// INIT-NOT:  barrier.cluster.arrive.relaxed
 // The TMEM (pipeline.tmem_alloc, the reference's TmemAllocation): thread 0
 // inits the deallocation barrier (+128) for the 128 epilogue threads of
 // each CTA of the pair (every one releases on both CTAs' barriers); warp 1

@@ -176,19 +176,18 @@
 // CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+48], [[ONE]];
 // CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+56], [[ONE]];
 // CTA2-NEXT: fence.mbarrier_init.release.cluster;
-// CTA2:      barrier.cluster.arrive.relaxed;
-// CTA2-NOT:  mbarrier
-// CTA2:      barrier.cluster.wait;
-// CTA2:      mov.b32 [[ACC_FULL_COUNT:%r[0-9]+]], 1;
-// CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+64], [[ACC_FULL_COUNT]];
-// CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+72], [[ACC_FULL_COUNT]];
+// CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+64], [[ONE]];
+// CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+72], [[ONE]];
 // CTA2-NEXT: mov.b32 [[EPILOGUE_THREADS:%r[0-9]+]], 256;
 // CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+80], [[EPILOGUE_THREADS]];
 // CTA2-NEXT: mbarrier.init.shared.b64 [__dynamic_shmem__0+88], [[EPILOGUE_THREADS]];
 // CTA2-NEXT: fence.mbarrier_init.release.cluster;
+// Both pipelines' inits share one relaxed cluster arrive and one wait.
+// CTA2-NOT:  mbarrier
 // CTA2:      barrier.cluster.arrive.relaxed;
 // CTA2-NOT:  mbarrier
 // CTA2:      barrier.cluster.wait;
+// CTA2-NOT:  barrier.cluster.arrive.relaxed
 // CTA2:      tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [__dynamic_shmem__0+96], {{%r[0-9]+}};
 // CTA2-NEXT: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
 // CTA2:      tcgen05.fence::before_thread_sync;
