@@ -114,12 +114,7 @@ class _Variant(gemm_sm90._Variant):
             args += " --promote"
         elif not self.lag and self.scaling == "outer":
             args += " --no-lag"
-        if self.split_k:
-            args += " --split-k"
-        if self.stream_k:
-            args += " --stream-k"
-        if self.cluster == 2:
-            args += " --cluster 2"
+        args += self.work_args()
         if self.pingpong:
             args += " --pingpong"
         return args

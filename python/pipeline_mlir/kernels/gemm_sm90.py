@@ -147,12 +147,7 @@ class _Variant:
                 f"--epi-buffers {self.epi_buffers}")
         if self.consumers != 2:
             args += f" --consumers {self.consumers}"
-        if self.split_k:
-            args += " --split-k"
-        if self.stream_k:
-            args += " --stream-k"
-        if self.cluster == 2:
-            args += " --cluster 2"
+        args += self.work_args()
         if not self.lag:
             args += " --no-lag"
         if self.pingpong:
@@ -160,6 +155,12 @@ class _Variant:
         if not self.turns:
             args += " --no-turns"
         return args
+
+    def work_args(self):
+        """The options that split or share the work of a tile (split-K,
+        stream-K, a 2-CTA cluster), for `gen_args` of every element type."""
+        return ((" --split-k" if self.split_k else "") + (" --stream-k" if self.stream_k else "")
+                + (" --cluster 2" if self.cluster == 2 else ""))
 
 
 class _Schedule:
