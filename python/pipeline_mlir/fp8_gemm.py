@@ -116,8 +116,9 @@ TILE_RATES = {"bn128pp": 1.05, "bn256n4": 1.03, "bn256n": 1.0, "bn128n": 0.96,
 LONG_K_BLOCKS = 96
 PINGPONG_K_BLOCKS = 64
 #: Ping-pong is weighed up to this N: its warpgroups run two tiles that lie
-#: a grid apart, and on the widest projections (N 28672, 57344) that cost
-#: it L2 locality (0.78-0.89 against 0.97-1.02 for 128 x 256 at M >= 4096).
+#: a grid apart, and on the widest projections that costs it (M >= 4096:
+#: N 57344 0.78-0.80 of cuBLASLt against 1.00-1.02 for 128 x 256; N 28672
+#: one shape won, one lost).
 PINGPONG_MAX_N = 16384
 
 
