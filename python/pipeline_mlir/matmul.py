@@ -359,15 +359,8 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
             _tensor_map(out, (64, 64), stream))
     sm_count = driver().sm_count
     splits = splits_for(label, m, n, k, sm_count)
-    k_blocks = -(-k // BK)
-    slice_blocks = -(-k_blocks // splits)
-    units = -(-m // bm) * -(-n // bn) * -(-k_blocks // slice_blocks)
-    grid = min(sm_count, units)
-    if CONFIGS[label].get("stream_k"):
-        # Stream-K: whole groups of one CTA per M-tile, each group with
-        # at least one (N-tile, k-block) iteration.
-        m_tiles = -(-m // bm)
-        grid = m_tiles * min(sm_count // m_tiles, -(-n // bn) * k_blocks)
+    grid = persistent_grid(m, n, k, bm, bn, sm_count, splits=splits,
+                           stream_k=bool(CONFIGS[label].get("stream_k")))
     threads = block_threads(CONFIGS[label])
     extra = (splits,) if CONFIGS[label].get("split_k") else ()
     if CONFIGS[label].get("stream_k"):
