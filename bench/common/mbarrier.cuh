@@ -60,6 +60,87 @@ __device__ __forceinline__ void mbarWaitUni(uint32_t bar, uint32_t parity) {
                : "memory");
 }
 
+// The uniform wait without the suspend-time hint (the hardware's own time
+// limit), as ThunderKittens and DeepGEMM write it.
+__device__ __forceinline__ void mbarWaitNoHint(uint32_t bar, uint32_t parity) {
+  asm volatile("{\n\t"
+               ".reg .pred P1;\n"
+               "LAB_WAIT:\n\t"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
+               "@P1 bra.uni DONE;\n\t"
+               "bra.uni LAB_WAIT;\n"
+               "DONE:\n\t"
+               "}" ::"r"(bar),
+               "r"(parity)
+               : "memory");
+}
+
+// A spin on test_wait.parity: polls without ever suspending the warp.
+__device__ __forceinline__ void mbarWaitSpin(uint32_t bar, uint32_t parity) {
+  asm volatile("{\n\t"
+               ".reg .pred P1;\n"
+               "LAB_WAIT:\n\t"
+               "mbarrier.test_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
+               "@!P1 bra.uni LAB_WAIT;\n\t"
+               "}" ::"r"(bar),
+               "r"(parity)
+               : "memory");
+}
+
+// The uniform wait with the parity as a predicate: `phase` (0 or 1, a bool
+// of the caller) becomes the predicate PH, and PH selects one of two tries
+// whose parity operands are immediates, so that no parity register is
+// computed from the phase.
+__device__ __forceinline__ void mbarWaitPred(uint32_t bar, uint32_t phase) {
+  asm volatile(
+      "{\n\t"
+      ".reg .pred P1, PH;\n\t"
+      "setp.ne.b32 PH, %1, 0;\n"
+      "LAB_WAIT:\n\t"
+      "@PH mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], 1, %2;\n\t"
+      "@!PH mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], 0, %2;\n\t"
+      "@P1 bra.uni DONE;\n\t"
+      "bra.uni LAB_WAIT;\n"
+      "DONE:\n\t"
+      "}" ::"r"(bar),
+      "r"(phase), "r"(kSuspendHintNs)
+      : "memory");
+}
+
+// One try_wait.parity without the hint, no retry: 1 when the phase with
+// parity `parity` has completed (then with the wait's acquire), else 0.
+// Issued ahead of the work that does not need it, its latency overlaps
+// that work.
+__device__ __forceinline__ uint32_t mbarTryWait(uint32_t bar, uint32_t parity) {
+  uint32_t ready;
+  asm volatile("{\n\t"
+               ".reg .pred P1;\n\t"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%1], %2;\n\t"
+               "selp.u32 %0, 1, 0, P1;\n\t"
+               "}"
+               : "=r"(ready)
+               : "r"(bar), "r"(parity)
+               : "memory");
+  return ready;
+}
+
+// The uniform hinted wait, skipped when `ready` (an mbarTryWait result on
+// the same barrier and parity) is already 1.
+__device__ __forceinline__ void mbarWaitUnless(uint32_t bar, uint32_t parity,
+                                               uint32_t ready) {
+  asm volatile("{\n\t"
+               ".reg .pred P1;\n\t"
+               "setp.ne.b32 P1, %2, 0;\n\t"
+               "@P1 bra.uni DONE;\n"
+               "LAB_WAIT:\n\t"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1, %3;\n\t"
+               "@!P1 bra.uni LAB_WAIT;\n"
+               "DONE:\n\t"
+               "}" ::"r"(bar),
+               "r"(parity), "r"(ready), "r"(kSuspendHintNs)
+               : "memory");
+}
+
 // CUTLASS ClusterBarrier::arrive.
 __device__ __forceinline__ void mbarArrive(uint32_t bar) {
   asm volatile("{\n\t"

@@ -41,27 +41,7 @@ except ImportError:  # --compile-only runs without torch
 import pipeline_mlir as pm  # noqa: E402
 from pipeline_mlir import fp8_gemm  # noqa: E402
 
-#: (model, projection, N, K): Llama-3-8B (hidden 4096, 32 heads / 8 KV
-#: heads of 128, MLP 14336) and Llama-3-70B (hidden 8192, 64 / 8 heads,
-#: MLP 28672); gate and up fused.
-SHAPES = (
-    ("8B", "qkv", 6144, 4096), ("8B", "o", 4096, 4096),
-    ("8B", "gate_up", 28672, 4096), ("8B", "down", 4096, 14336),
-    ("70B", "qkv", 10240, 8192), ("70B", "o", 8192, 8192),
-    ("70B", "gate_up", 57344, 8192), ("70B", "down", 8192, 28672),
-)
-MS = (16, 128, 1024, 4096, 8192)
-#: Held out of the tuning: Qwen2.5-7B (hidden 3584, 28 / 4 heads of 128, MLP
-#: 18944) and DeepSeek-V3 (hidden 7168: the MLA query down-projection, the
-#: attention output from 128 heads of 128, one routed expert of 2048) at
-#: token counts that are not multiples of 64.
-HELD_OUT = (
-    ("Q7B", "qkv", 4608, 3584), ("Q7B", "o", 3584, 3584),
-    ("Q7B", "gate_up", 37888, 3584), ("Q7B", "down", 3584, 18944),
-    ("DS3", "q_a", 1536, 7168), ("DS3", "o", 7168, 16384),
-    ("DS3", "exp_gu", 4096, 7168), ("DS3", "exp_dn", 7168, 2048),
-)
-HELD_OUT_MS = (1, 100, 777, 3000, 6000)
+from shapes import select  # noqa: E402
 
 
 def operands(m, n, k, scaling):
@@ -153,11 +133,7 @@ def main(argv=None):
                          "registers over all of K, as fast accumulation does)")
     args = ap.parse_args(argv)
     scaling = "block" if args.scaling == "block" else "outer"
-    shapes = [(model, proj, m, n, k) for shapes, ms in
-              (((SHAPES, MS) if args.shapes != "held-out" else ((), ())),
-               ((HELD_OUT, HELD_OUT_MS) if args.shapes != "tune" else ((), ())))
-              for m in (map(int, args.m.split(",")) if args.m else ms)
-              for model, proj, n, k in shapes]
+    shapes = select(args.shapes, list(map(int, args.m.split(","))) if args.m else None)
     if args.compile_only:
         labels = set()
         for _, _, m, n, k in shapes:

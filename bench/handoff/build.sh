@@ -8,6 +8,9 @@
 #   copy_dialect.cubin     pipeline-compile copy_dialect.mlir --chip=sm_90a
 #                          (both at pipeline-compile's default options; .ptx
 #                          beside them)
+#   handoff_dialect_ahead.cubin  the rings of `gen_dialect.py --ahead` (the
+#                          look-ahead waits; the same kernel names), for
+#                          the harness's --extra (.mlir and .ptx beside it)
 #   handoff_cuda.cubin     nvcc -gencode=arch=compute_90a,code=sm_90a -O3
 #   copy_cuda.cubin        (.ptx and the ptxas -v report beside them)
 #   run.sh, sass_loops.py  what the GPU machine runs
@@ -37,6 +40,9 @@ python3 "$HERE/gen_copy.py" | cmp -s - "$HERE/copy_dialect.mlir" ||
   -o "$OUT/handoff_dialect${SUFFIX:-}"
 if [ -n "${EXTRA_FLAGS:-}" ]; then exit 0; fi
 "$COMPILE" "$HERE/copy_dialect.mlir" --chip=sm_90a -o "$OUT/copy_dialect"
+python3 "$HERE/gen_dialect.py" --ahead > "$OUT/handoff_dialect_ahead.mlir"
+"$COMPILE" "$OUT/handoff_dialect_ahead.mlir" --chip=sm_90a \
+  -o "$OUT/handoff_dialect_ahead"
 for k in handoff_cuda copy_cuda; do
   "$NVCC" "${ARCH[@]}" -cubin -O3 -Xptxas -v -o "$OUT/$k.cubin" \
     "$HERE/$k.cu" > "$OUT/$k.ptxas.txt" 2>&1

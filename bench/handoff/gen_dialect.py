@@ -11,10 +11,25 @@ Lane 0 of the producer computes and stores it; lane 0 of the consumer
 (every lane in the _all kernels) loads it; lane 0 writes it to out[b*n + i].
 Kernel ABI (bare pointers): out: i32[2^28], n: i32.
 
-Usage: gen_dialect.py > handoff_dialect.mlir
+Usage: gen_dialect.py [--ahead] > handoff_dialect.mlir
+
+With --ahead (not the benchmark's default file): the same kernels with the
+handle API and a look-ahead wait, both roles: `try_acquire_*` of the next
+item right after the release of the current one (before the consumer's
+global store), its result carried to the next iteration's
+`acquire_* ready(%r)`, which waits only when that try failed.
+Stages 2, 3, 4, 8; S = 1 keeps the default form (with one stage the next
+item needs this role's own signal first). The benchmark's file is the
+default form; build.sh compiles the --ahead form beside it.
 """
 
+import sys
+
 STAGES = (1, 2, 3, 4, 8)
+
+
+def signalling(all_lanes):
+    return "every lane signals (counts 32)" if all_lanes else "lane 0 signals (counts 1)"
 
 
 def kernel(s, all_lanes):
@@ -23,10 +38,10 @@ def kernel(s, all_lanes):
     P = f"!P{s}"
     out = []
     w = out.append
-    w(f"  // S = {s}, {'every lane signals (counts 32)' if all_lanes else 'lane 0 signals (counts 1)'}.")
+    w(f"  // S = {s}, {signalling(all_lanes)}.")
     w(f"  gpu.func @{name}(%out: !Out, %n: i32)")
     w(f"      workgroup(%ring: memref<{s}xi32, #WG>) kernel")
-    w(f"      attributes {{known_block_size = array<i32: 64, 1, 1>}} {{")
+    w("      attributes {known_block_size = array<i32: 64, 1, 1>} {")
     w("    %c0 = arith.constant 0 : index")
     w("    %c1 = arith.constant 1 : index")
     w("    %c32 = arith.constant 32 : index")
@@ -86,10 +101,95 @@ def kernel(s, all_lanes):
     return "\n".join(out)
 
 
+def kernel_ahead(s, all_lanes):
+    """The --ahead form of kernel(s, all_lanes)."""
+    name = f"ring_s{s}_{'all' if all_lanes else 'lane0'}"
+    count = 32 if all_lanes else 1
+    P = f"!P{s}"
+    PS = f"!pipeline.stage<producer, {P}>"
+    CS = f"!pipeline.stage<consumer, {P}>"
+    out = []
+    w = out.append
+    w(f"  // S = {s}, {signalling(all_lanes)}, look-ahead waits.")
+    w(f"  gpu.func @{name}(%out: !Out, %n: i32)")
+    w(f"      workgroup(%ring: memref<{s}xi32, #WG>) kernel")
+    w("      attributes {known_block_size = array<i32: 64, 1, 1>} {")
+    w("    %c0 = arith.constant 0 : index")
+    w("    %c1 = arith.constant 1 : index")
+    w("    %c32 = arith.constant 32 : index")
+    w("    %c0_i32 = arith.constant 0 : i32")
+    w("    %c16_i32 = arith.constant 16 : i32")
+    w("    %golden = arith.constant -1640531535 : i32")
+    w("    %tid = gpu.thread_id x")
+    w("    %bid = gpu.block_id x")
+    w("    %warp = arith.divui %tid, %c32 : index")
+    w("    %lane = arith.remui %tid, %c32 : index")
+    w("    %is_leader = arith.cmpi eq, %lane, %c0 : index")
+    w("    %count = arith.index_cast %n : i32 to index")
+    w("    %base = arith.muli %bid, %count : index")
+    w(f"    %p = pipeline.create -> {P}")
+    w(f"    pipeline.init_mbars %p producer {count} consumer {count} : {P}")
+    w("    %is_producer = arith.cmpi eq, %warp, %c0 : index")
+    w("    scf.if %is_producer {")
+    w(f"      %r0 = pipeline.try_acquire_producer %p : {P}")
+    w("      %rl = scf.for %i = %c0 to %count step %c1 iter_args(%r = %r0) -> (i1) {")
+    w(f"        %s = pipeline.acquire_producer %p ready(%r) : {P}")
+    w(f"        %st = pipeline.index %s : {PS}")
+    w("        scf.if %is_leader {")
+    w("          %o = arith.addi %base, %i : index")
+    w("          %x = arith.index_cast %o : index to i32")
+    w("          %m = arith.muli %x, %golden : i32")
+    w("          %sh = arith.shrui %m, %c16_i32 : i32")
+    w("          %v = arith.xori %m, %sh : i32")
+    w(f"          memref.store %v, %ring[%st] : memref<{s}xi32, #WG>")
+    if not all_lanes:
+        w(f"          pipeline.arrive %s : {PS}")
+    w("        }")
+    if all_lanes:
+        w(f"        pipeline.arrive %s : {PS}")
+    w(f"        pipeline.release %s : {PS}")
+    w(f"        %rn = pipeline.try_acquire_producer %p : {P}")
+    w("        scf.yield %rn : i1")
+    w("      }")
+    w(f"      pipeline.drain_producer %p : {P}")
+    w("    } else {")
+    w(f"      %r0 = pipeline.try_acquire_consumer %p : {P}")
+    w("      %rl = scf.for %i = %c0 to %count step %c1 iter_args(%r = %r0) -> (i1) {")
+    w(f"        %s = pipeline.acquire_consumer %p ready(%r) : {P}")
+    w(f"        %st = pipeline.index %s : {CS}")
+    if all_lanes:
+        w(f"        %v = memref.load %ring[%st] : memref<{s}xi32, #WG>")
+        w(f"        pipeline.arrive %s : {CS}")
+    else:
+        w("        %v = scf.if %is_leader -> (i32) {")
+        w(f"          %v0 = memref.load %ring[%st] : memref<{s}xi32, #WG>")
+        w(f"          pipeline.arrive %s : {CS}")
+        w("          scf.yield %v0 : i32")
+        w("        } else {")
+        w("          scf.yield %c0_i32 : i32")
+        w("        }")
+    w(f"        pipeline.release_without_signal %s : {CS}")
+    w(f"        %rn = pipeline.try_acquire_consumer %p : {P}")
+    w("        scf.if %is_leader {")
+    w("          %o = arith.addi %base, %i : index")
+    w("          memref.store %v, %out[%o] : !Out")
+    w("        }")
+    w("        scf.yield %rn : i1")
+    w("      }")
+    w("    }")
+    w("    gpu.return")
+    w("  }")
+    return "\n".join(out)
+
+
 def main():
+    ahead = sys.argv[1:] == ["--ahead"]
+    if sys.argv[1:] and not ahead:
+        sys.exit("usage: gen_dialect.py [--ahead]")
     print(__doc__.split("Usage")[0].strip().replace("\n", "\n// ").join(["// ", ""]))
     print("//")
-    print("// Generated by bench/handoff/gen_dialect.py; compile with")
+    print("// Generated by bench/handoff/gen_dialect.py"
+          + (" --ahead" if ahead else "") + "; compile with")
     print("// pipeline-compile handoff_dialect.mlir --chip=sm_90a -o X (default options).")
     print()
     print("#WG = #gpu.address_space<workgroup>")
@@ -99,7 +199,10 @@ def main():
     print()
     print("module attributes {gpu.container_module} {")
     print("gpu.module @handoff {")
-    print("\n\n".join(kernel(s, a) for s in STAGES for a in (False, True)))
+    def make(s, all_lanes):
+        return (kernel_ahead if ahead and s >= 2 else kernel)(s, all_lanes)
+
+    print("\n\n".join(make(s, a) for s in STAGES for a in (False, True)))
     print("}")
     print("}")
 

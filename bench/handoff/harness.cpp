@@ -16,6 +16,12 @@
 //                                         iteration
 //   cubar    cubar_  handoff_cuda.cubin  libcu++ cuda::barrier
 //   cupipe   cupipe_ handoff_cuda.cubin  libcu++ cuda::pipeline (mode all)
+// and other expert forms of handx (handoff_cuda.cu says how each waits):
+//   nohint   nohint_  no suspend-time hint
+//   spin     spin_    test_wait.parity spin
+//   pred     pred_    phase in a predicate, one round per iteration
+//   ahead    ahead_   two waits in flight (S >= 2)
+//   aheadst  aheadst_ ahead, the consumer's global store deferred (S >= 2)
 // plus `--extra LABEL=FILE` (repeatable): more builds of handoff_dialect.mlir
 // (same kernel names), timed on one CTA only.
 //
@@ -34,6 +40,9 @@
 // host's expected values: every launch of the one-CTA handoff cells; the
 // first warm-up and the last timed launch of the all-SM handoff cells and
 // of every copy variant. A wrong result fails the run (exit status 1).
+//
+// Table: the dialect's median over the best hand-written inline-PTX median
+// (hand, handx and the other forms of handx), and which one that was.
 //
 // Usage: handoff-bench [--dir DIR] [--items N] [--reps R] [--warmup W]
 //                      [--parts handoff,copy] [--copy-mib M]
@@ -162,7 +171,18 @@ struct RingVariant {
   std::string prefix;
   bool allOnly = false;    // cupipe: no lane0 kernels
   bool oneCtaOnly = false; // --extra builds
+  int minStages = 1;       // ahead, aheadst: S >= 2
 };
+
+/// The hand-written inline-PTX rings, the candidates for "best hand".
+bool isHandWritten(const std::string &label) {
+  static const char *const kHand[] = {"hand", "handx", "nohint", "spin",
+                                      "pred", "ahead", "aheadst"};
+  for (const char *h : kHand)
+    if (label == h)
+      return true;
+  return false;
+}
 
 struct Cell {
   int stages;
@@ -186,8 +206,10 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
                  (unsigned long long)(kOutCapacity / sms));
     return 2;
   }
-  std::vector<std::string> names = split(stringOption(
-      argc, argv, "variants", "dialect,hand,handx,rolled,cubar,cupipe"));
+  std::vector<std::string> names = split(
+      stringOption(argc, argv, "variants",
+                   "dialect,hand,handx,nohint,spin,pred,ahead,aheadst,rolled,"
+                   "cubar,cupipe"));
   CUmodule dialect = pmrt::loadModule(dir + "/handoff_dialect.cubin");
   CUmodule cuda = pmrt::loadModule(dir + "/handoff_cuda.cubin");
   std::vector<RingVariant> variants;
@@ -198,7 +220,9 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
       variants.push_back({name, cuda, "cupipe_", true});
     else if (name == "rolled")
       variants.push_back({name, cuda, "rolled_", false, true});
-    else if (name == "hand" || name == "handx" || name == "cubar")
+    else if (name == "ahead" || name == "aheadst")
+      variants.push_back({name, cuda, name + "_", false, false, 2});
+    else if (isHandWritten(name) || name == "cubar")
       variants.push_back({name, cuda, name + "_"});
     else {
       std::fprintf(stderr, "handoff: unknown variant '%s'\n", name.c_str());
@@ -247,7 +271,8 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
     return v.prefix + "s" + std::to_string(c.stages) + "_" + kModes[c.mode];
   };
   auto applies = [&](const RingVariant &v, const Cell &c) {
-    return !(v.allOnly && c.mode == 0) && !(v.oneCtaOnly && c.grid != 1);
+    return !(v.allOnly && c.mode == 0) && !(v.oneCtaOnly && c.grid != 1) &&
+           c.stages >= v.minStages;
   };
   // results[cell][variant]
   std::vector<std::vector<RingRun>> results(
@@ -322,7 +347,7 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
   }
 
   // Raw times, then the table: ns per item (median, min, max), and the
-  // dialect's median over the best hand-written median (hand, handx).
+  // dialect's median over the best hand-written median (isHandWritten).
   for (size_t ci = 0; ci < cells.size(); ++ci)
     for (size_t vi = 0; vi < variants.size(); ++vi) {
       const RingRun &run = results[ci][vi];
@@ -350,8 +375,8 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
   std::printf("| CTAs | signal | S |");
   for (const RingVariant &v : variants)
     std::printf(" %s |", v.label.c_str());
-  std::printf(" dialect / best hand |\n|---|---|---|");
-  for (size_t i = 0; i <= variants.size(); ++i)
+  std::printf(" best hand | dialect / best hand |\n|---|---|---|");
+  for (size_t i = 0; i <= variants.size() + 1; ++i)
     std::printf("---|");
   std::printf("\n");
   for (size_t ci = 0; ci < cells.size(); ++ci) {
@@ -359,6 +384,7 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
     std::printf("| %s | %s | %d |", c.grid == 1 ? "1" : "all SMs",
                 kModes[c.mode], c.stages);
     double dialectNs = 0, bestHand = 0;
+    std::string bestLabel = "-";
     for (size_t vi = 0; vi < variants.size(); ++vi) {
       const RingRun &run = results[ci][vi];
       if (run.ms.empty()) {
@@ -372,10 +398,13 @@ int runHandoff(int argc, char **argv, const std::string &dir, std::FILE *csv) {
       const std::string &label = variants[vi].label;
       if (label == "dialect")
         dialectNs = s.median * toNs;
-      if ((label == "hand" || label == "handx") &&
-          (bestHand == 0 || s.median * toNs < bestHand))
+      if (isHandWritten(label) &&
+          (bestHand == 0 || s.median * toNs < bestHand)) {
         bestHand = s.median * toNs;
+        bestLabel = label;
+      }
     }
+    std::printf(" %s |", bestLabel.c_str());
     if (dialectNs > 0 && bestHand > 0)
       std::printf(" %.3f |\n", dialectNs / bestHand);
     else

@@ -7,6 +7,8 @@
 #   bench.csv     one line per cell and variant
 #   sass.txt      cuobjdump --dump-sass of every cubin in the bundle
 #   loops.txt     sass_loops.py --summary of the ring kernels
+#   loops-s2.txt  sass_loops.py --listing of every S = 2 ring kernel (the
+#                 wait forms side by side)
 # Usage: [RESULTS=dir] run.sh [harness options]
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -29,6 +31,8 @@ if [ -x "$CUOBJDUMP" ]; then
     "$CUOBJDUMP" --dump-sass "$f"
   done > "$RESULTS/sass.txt" 2>&1
   python3 "$HERE/sass_loops.py" --summary "$RESULTS/sass.txt" > "$RESULTS/loops.txt" 2>&1
+  python3 "$HERE/sass_loops.py" --listing --kernel _s2_ "$RESULTS/sass.txt" \
+    > "$RESULTS/loops-s2.txt" 2>&1
 fi
 grep -E "^FAIL|^\||^##|passed|FAILED|peak" "$RESULTS/bench.log"
 exit "$status"

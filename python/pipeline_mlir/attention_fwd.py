@@ -1,6 +1,7 @@
-"""`pipeline_mlir.attention` (this module: attention_fwd): bf16 forward attention with the dialect's sm_90a
-kernel (examples/attention_sm90.mlir and its variants, the builder program
-kernels/attention_sm90.py), launched on the caller's stream. See docs/attention.md.
+"""`pipeline_mlir.attention` (this module: attention_fwd): bf16 forward
+attention with the dialect's sm_90a kernel (examples/attention_sm90.mlir and
+its variants, the builder program kernels/attention_sm90.py), launched on
+the caller's stream. See docs/attention.md.
 """
 
 from __future__ import annotations
@@ -31,19 +32,42 @@ VARIANTS = {
     # One consumer warpgroup (64-row query blocks), two CTAs per SM.
     "1wg-overlap": dict(consumers=1, overlap=True),
     "1wg-serial": dict(consumers=1, overlap=False),
+    # Persistent ("-p"): a grid of the CTAs the GPU holds at once (`grid`),
+    # each looping over query blocks, the producer loading the next one's
+    # Q, K and V while the consumers finish the current one (for short
+    # sequences, where a CTA's start and end are much of its time).
+    "2wg-pingpong-p": dict(consumers=2, overlap=True, pingpong=True, persistent=True),
+    "2wg-overlap-p": dict(consumers=2, overlap=True, persistent=True),
+    "2wg-serial-p": dict(consumers=2, overlap=False, persistent=True),
+    "1wg-overlap-p": dict(consumers=1, overlap=True, persistent=True),
+    "1wg-serial-p": dict(consumers=1, overlap=False, persistent=True),
 }
 # A variant may also set "stages" (K and V stages, 2 by default): at head_dim
 # 64, 3 and 4 stages measured no faster on an H100 (docs/attention.md).
 
+#: Sequences up to this long run a persistent variant (`-p`): there a
+#: CTA per query block spends a large part of its time in its prologue
+#: and its last store, which the persistent loop overlaps with the next
+#: block's loads (docs/attention.md, "Short sequences").
+PERSISTENT_MAX_SEQLEN = 1024
+
+
 def choose(head_dim: int, causal: bool, seqlen: int) -> str:
     """The variant `attention` runs by default, from the measurements on
-    an H100 in docs/attention.md. head_dim 128: the ping-pong of two
-    warpgroups, best in every cell. head_dim 64, limited by the softmax:
-    one warpgroup per 64-row query block and two CTAs per SM for short
-    sequences and causal ones up to 4k (the diagonal blocks waste least
-    and the SMs stay busy as the causal CTAs finish unevenly); three
-    warpgroups per 192-row block (K and V shared by more rows) for long
-    ones."""
+    an H100 in docs/attention.md. Short sequences (up to
+    PERSISTENT_MAX_SEQLEN): the persistent twins, ping-pong at head_dim
+    128 (overlap when causal: the paired causal tiles keep both
+    warpgroups busy) and one warpgroup per 64-row block at 64. Longer,
+    head_dim 128: the ping-pong of two warpgroups, best in every cell.
+    head_dim 64, limited by the softmax: one warpgroup per 64-row query
+    block and two CTAs per SM for sequences and causal ones up to 4k (the
+    diagonal blocks waste least and the SMs stay busy as the causal CTAs
+    finish unevenly); three warpgroups per 192-row block (K and V shared
+    by more rows) for long ones."""
+    if seqlen <= PERSISTENT_MAX_SEQLEN:
+        if head_dim == 128:
+            return "2wg-overlap-p" if causal else "2wg-pingpong-p"
+        return "1wg-overlap-p"
     if head_dim == 128:
         return "2wg-pingpong"
     if seqlen < (8192 if causal else 2048):
@@ -58,6 +82,35 @@ def fits(head_dim: int, variant: str) -> bool:
     return head_dim == 64 or (v["consumers"] in (1, 2) and v.get("stages", 2) == 2)
 
 
+def _plan(head_dim: int, variant: str) -> Any:
+    """The variant's attention_sm90.Plan (its tile and shared memory)."""
+    from .kernels import attention_sm90
+    v = VARIANTS[variant]
+    return attention_sm90.Plan(head_dim, v.get("stages", 2), overlap=v["overlap"],
+                               consumers=v["consumers"], pingpong=v.get("pingpong", False))
+
+
+def grid(head_dim: int, causal: bool, variant: str, batch: int, seqlen: int, heads: int,
+         sm_count: int) -> Tuple[int, int, int]:
+    """The launch grid of `variant`: one CTA per query block, (query blocks,
+    heads, batch); persistent, the CTAs resident at once on `sm_count` SMs
+    (two per SM for one consumer warpgroup where shared memory allows) or
+    fewer, one per unit of work (kernels/attention_sm90.py, _Schedule: a
+    query block, or causal a pair of them)."""
+    bm = 64 * VARIANTS[variant]["consumers"]
+    m_blocks = -(-seqlen // bm)
+    if not VARIANTS[variant].get("persistent"):
+        return (m_blocks, heads, batch)
+    units = (-(-m_blocks // 2) if causal else m_blocks) * heads * batch
+    return (min(units, sm_count * _plan(head_dim, variant).resident_ctas), 1, 1)
+
+
+def extra_args(variant: str, batch: int) -> Tuple[int, ...]:
+    """The kernel's arguments after the scale: a persistent one takes the
+    batch count."""
+    return (batch,) if VARIANTS[variant].get("persistent") else ()
+
+
 def configs() -> List[Tuple[int, bool, str]]:
     """Every (head_dim, causal, variant) the package compiles."""
     return [(d, causal, v) for d in (64, 128) for causal in (False, True) for v in VARIANTS
@@ -67,6 +120,14 @@ def configs() -> List[Tuple[int, bool, str]]:
 _kernels = {}
 _maps = TensorMapCache("bf16", "swizzle_128b", "l2_128b")
 _launches = {}
+_sm_counts = {}
+
+
+def _sm_count(torch, device):
+    if device.index not in _sm_counts:
+        _sm_counts[device.index] = torch.cuda.get_device_properties(
+            device).multi_processor_count
+    return _sm_counts[device.index]
 
 
 def _kernel(key):
@@ -171,10 +232,11 @@ def attention(q: Any, k: Any, v: Any, *, causal: bool = False, scale: Optional[f
     maps = [_tensor_map(q.view(rows), (1, bm, 64), stream)]
     maps += [_tensor_map(t.view(rows), (1, 128, 64), stream) for t in (k, v)]
     maps.append(_tensor_map(out.view(rows), (1, 64, 64), stream))
-    grid = (-(-seqlen // bm), heads, batch)
+    sm_count = _sm_count(torch, q.device) if VARIANTS[variant].get("persistent") else 0
     launch = kernel.prepare(*maps, lse.data_ptr(), seqlen, heads,
-                            scale * 1.4426950408889634, grid=grid, block=128 + 2 * bm, smem=smem,
-                            stream=stream)
+                            scale * 1.4426950408889634, *extra_args(variant, batch),
+                            grid=grid(d, causal, variant, batch, seqlen, heads, sm_count),
+                            block=128 + 2 * bm, smem=smem, stream=stream)
     if lkey is not None:
         if len(_launches) > 4096:
             _launches.clear()

@@ -71,9 +71,6 @@ MAX_DYNAMIC_SMEM = 232448
 #: GPU, where the driver says it.
 SM_COUNT = 132
 
-#: The device the variant tables are read for (matmul.TUNED_H100).
-DEVICE_NAME = "NVIDIA H100 (emulated)"
-
 # The package's TMA element names -> the simulator's.
 _SIM_ELEM = {"u8": "u8", "i8": "u8", "u16": "u16", "bf16": "bf16", "u32": "u32",
              "i32": "s32", "u64": "u64", "i64": "s64", "f16": "f16", "f32": "f32",
@@ -558,7 +555,7 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
         return out
     if chip != "sm_90a":
         raise LaunchError(f"{what}: chip is sm_90a or sm_100a, got {chip!r}")
-    label = variant or matmul.choose(m, n, k, DEVICE_NAME)
+    label = variant or matmul.choose(m, n, k, SM_COUNT)
     if label not in matmul.CONFIGS:
         raise LaunchError(f"{what}: variant is one of {sorted(matmul.CONFIGS)}, got "
                           f"{label!r}")
@@ -572,14 +569,16 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
         config = matmul.CONFIGS[label]
     kernel, smem = matmul._kernel(label)
     bn, bm, bk = config["bn"], matmul._rows(label), matmul.BK
-    maps = (HostTensorMap(a, (bm, bk), "bf16", "swizzle_128b", l2promo="l2_256b"),
-            HostTensorMap(b, (bn, bk), "bf16", "swizzle_128b", l2promo="l2_256b"),
-            HostTensorMap(out, (64, 64), "bf16", "swizzle_128b", l2promo="l2_256b"))
+    boxes = ((bm, bk), (bn, bk), (64, 64))
     splits = matmul.splits_for(label, m, n, k, sm_count)
     k_blocks = -(-k // bk)
     slice_blocks = -(-k_blocks // splits)
     units = -(-m // bm) * -(-n // bn) * -(-k_blocks // slice_blocks)
     grid = min(sm_count, units)
+    if config.get("swap_ab"):
+        boxes, grid = matmul.swap_ab_launch(config, m, n, k, sm_count)
+    maps = tuple(HostTensorMap(x, box, "bf16", "swizzle_128b", l2promo="l2_256b")
+                 for x, box in zip((a, b, out), boxes))
     extra: Tuple[Any, ...] = ()
     if config.get("split_k"):
         extra = (splits,)
@@ -612,14 +611,16 @@ def _attention_sm100_kernel(d, causal):
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool = False,
               scale: Optional[float] = None, out: Optional[np.ndarray] = None,
               lse: Optional[np.ndarray] = None, return_lse: bool = False,
-              variant: Optional[str] = None, chip: str = "sm_90a") -> Any:
+              variant: Optional[str] = None, chip: str = "sm_90a",
+              sm_count: int = SM_COUNT) -> Any:
     """softmax(scale Q K^T) V in the emulator, with the kernel pm.attention
     launches (chip "sm_90a", `variant` as there) or its Blackwell twin
     (chip "sm_100a", python/pipeline_mlir/kernels/attention_sm100.py): q, k, v
     numpy uint16 arrays of bf16 bits, (batch, seqlen, heads, head_dim),
     head_dim 64 or 128. Returns the output (same shape, bf16 bits), and with
     `return_lse` the log-sum-exp of the scaled scores, float32 (batch,
-    heads, seqlen); `out` and `lse` are written in place when given."""
+    heads, seqlen); `out` and `lse` are written in place when given. A
+    persistent variant's grid is planned for `sm_count` SMs."""
     from . import attention_fwd
     what = "attention (emulated)"
     for name, t in (("q", q), ("k", k), ("v", v)):
@@ -689,7 +690,9 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool = Fal
     maps.append(HostTensorMap(out.reshape(rows), (1, 64, 64), "bf16", "swizzle_128b",
                               l2promo="l2_128b"))
     kernel.emulate(*maps, lse, seqlen, heads, scale_log2,
-                   grid=(-(-seqlen // bm), heads, batch), block=128 + 2 * bm, smem=smem)
+                   *attention_fwd.extra_args(variant, batch),
+                   grid=attention_fwd.grid(d, causal, variant, batch, seqlen, heads, sm_count),
+                   block=128 + 2 * bm, smem=smem)
     return (out, lse) if return_lse else out
 
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
-
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 from .compiler import compile as _compile
 from .driver import TensorMapCache, driver
@@ -48,103 +47,42 @@ CONFIGS = {
     "bn256s": dict(bn=256, stages=3, epi_subtiles=4, stream_k=True),
     "bn128s": dict(bn=128, stages=5, epi_subtiles=2, stream_k=True),
     "m64n256s": dict(consumers=1, bn=256, stages=4, epi_subtiles=4, stream_k=True),
+    # Stream-K and 128 x 192 without the release lag.
+    "bn256ns": dict(bn=256, stages=3, epi_subtiles=4, stream_k=True, lag=False),
+    "m64n256ns": dict(consumers=1, bn=256, stages=4, epi_subtiles=4, stream_k=True, lag=False),
+    "bn192n": dict(bn=192, stages=4, epi_subtiles=3, lag=False),
     # Ping-pong: each of the two consumer warpgroups computes whole 128 x
     # 128 tiles (every other tile of the CTA, from one 6-stage ring; the
     # mainloops take turns), so that one's epilogue overlaps the other's
     # mainloop.
     "bn128pp": dict(bn=128, stages=6, epi_subtiles=2, pingpong=True),
+    # Swap-AB (swap_ab_launch): C^T = B A^T, tiles of `rows` rows of B (N;
+    # 64 per consumer warpgroup, or wg_rows) by `bn` rows of A (M, any
+    # multiple of 8), named t<rows>x<bn>: for token counts M that 64-row
+    # tiles fit badly (M = 300: 2 x 152). The stages are as many as fit
+    # beside the bn x 64 staging blocks of C.
+    "t128x72": dict(swap_ab=True, bn=72, stages=8),
+    "t128x88": dict(swap_ab=True, bn=88, stages=7),
+    "t128x120": dict(swap_ab=True, bn=120, stages=6),
+    "t128x152": dict(swap_ab=True, bn=152, stages=5),
+    "t128x168": dict(swap_ab=True, bn=168, stages=4),
+    "t128x192": dict(swap_ab=True, bn=192, stages=4),
+    "t64x152": dict(swap_ab=True, consumers=1, bn=152, stages=7),
+    # 256 rows of B: each warpgroup 128 (two m64 accumulators).
+    "t256x88": dict(swap_ab=True, wg_rows=128, bn=88, stages=4),
+    # Without the release lag.
+    "t128x88n": dict(swap_ab=True, bn=88, stages=7, lag=False),
+    "t128x152n": dict(swap_ab=True, bn=152, stages=5, lag=False),
+    "t128x168n": dict(swap_ab=True, bn=168, stages=4, lag=False),
+    "t256x88n": dict(swap_ab=True, wg_rows=128, bn=88, stages=4, lag=False),
+    "t128x72n": dict(swap_ab=True, bn=72, stages=8, lag=False),
+    "t128x120n": dict(swap_ab=True, bn=120, stages=6, lag=False),
+    "t128x192n": dict(swap_ab=True, bn=192, stages=4, lag=False),
+    "t64x152n": dict(swap_ab=True, consumers=1, bn=152, stages=7, lag=False),
 }
 
 #: A split-K slice has at least this many k-blocks of 64.
 MIN_SLICE_BLOCKS = 8
-
-#: The fastest variant per shape of the grid of docs/gemm.md on an H200:
-#: every variant on every grid shape, interleaved with torch, 5
-#: repetitions (run M: `bench/gemm/bench_pm_gemm.py --tune --reps 5`,
-#: which prints this table; bench/gemm/results/run-m-tune.log), except
-#: 256 x 14336 x 4096, where the tile variants lie within 0.04 of each
-#: other: the best of 15 repetitions (`--tune --variants ... --min-m 256
-#: --max-m 256 --reps 15`, run-m-tune-m256.log). A shape off the grid
-#: takes its nearest grid point (in log2 of M, N and K).
-TUNED = {
-    (16, 4096, 4096): "m64n128k",
-    (64, 4096, 4096): "m64n64",
-    (128, 4096, 4096): "m64n64",
-    (256, 4096, 4096): "m64n128",
-    (1024, 4096, 4096): "bn256n",
-    (4096, 4096, 4096): "bn256n",
-    (16384, 4096, 4096): "bn256n",
-    (16, 14336, 4096): "m64n128",
-    (64, 14336, 4096): "m64n128",
-    (128, 14336, 4096): "bn128n",
-    (256, 14336, 4096): "bn128n",
-    (1024, 14336, 4096): "bn128n",
-    (4096, 14336, 4096): "bn256n",
-    (16384, 14336, 4096): "bn128n",
-    (16, 4096, 14336): "m64n128k",
-    (64, 4096, 14336): "m64n128k",
-    (128, 4096, 14336): "m64n128k",
-    (256, 4096, 14336): "m64n128",
-    (1024, 4096, 14336): "bn256n",
-    (4096, 4096, 14336): "bn256n",
-    (16384, 4096, 14336): "bn128n",
-    (16, 1024, 8192): "m64n128k",
-    (64, 1024, 8192): "m64n64k",
-    (128, 1024, 8192): "m64n128k",
-    (256, 1024, 8192): "m64n128k",
-    (1024, 1024, 8192): "m64n128",
-    (4096, 1024, 8192): "bn256n",
-    (16384, 1024, 8192): "bn256n",
-    (16, 8192, 8192): "m64n128k",
-    (64, 8192, 8192): "m64n128",
-    (128, 8192, 8192): "m64n128",
-    (256, 8192, 8192): "bn128n",
-    (1024, 8192, 8192): "bn256n",
-    (4096, 8192, 8192): "bn256n",
-    (16384, 8192, 8192): "bn128n",
-}
-
-#: The same for an H100 (80GB HBM3): every variant on every grid shape,
-#: 5 repetitions, on an H100 (run M: `bench/gemm/tune_and_bench.py`, which
-#: runs `bench_pm_gemm.py --tune --reps 5` and then the benchmark with the
-#: table it printed; bench/gemm/results/run-m-tune-h100.log).
-TUNED_H100 = {
-    (16, 4096, 4096): "m64n128k",
-    (64, 4096, 4096): "m64n64",
-    (128, 4096, 4096): "m64n64",
-    (256, 4096, 4096): "m64n128",
-    (1024, 4096, 4096): "bn256n",
-    (4096, 4096, 4096): "bn256n",
-    (16384, 4096, 4096): "bn128n",
-    (16, 14336, 4096): "m64n128",
-    (64, 14336, 4096): "m64n128",
-    (128, 14336, 4096): "bn128n",
-    (256, 14336, 4096): "bn256n",
-    (1024, 14336, 4096): "bn128n",
-    (4096, 14336, 4096): "bn256n",
-    (16384, 14336, 4096): "bn256n",
-    (16, 4096, 14336): "m64n128k",
-    (64, 4096, 14336): "m64n64",
-    (128, 4096, 14336): "m64n64",
-    (256, 4096, 14336): "m64n128",
-    (1024, 4096, 14336): "bn128n",
-    (4096, 4096, 14336): "bn256n",
-    (16384, 4096, 14336): "bn256n",
-    (16, 1024, 8192): "m64n128k",
-    (64, 1024, 8192): "m64n128k",
-    (128, 1024, 8192): "m64n64k",
-    (256, 1024, 8192): "m64n64k",
-    (1024, 1024, 8192): "m64n128",
-    (4096, 1024, 8192): "bn128n",
-    (16384, 1024, 8192): "bn256n",
-    (16, 8192, 8192): "m64n128",
-    (64, 8192, 8192): "m64n128",
-    (128, 8192, 8192): "m64n128",
-    (256, 8192, 8192): "bn128n",
-    (1024, 8192, 8192): "bn128n",
-    (4096, 8192, 8192): "bn256n",
-    (16384, 8192, 8192): "m64n256",
-}
 
 #: The k-block of every variant (the program's gemm_sm90.BK) and M-tiles per group.
 BK, GROUP_M = 64, 8
@@ -152,8 +90,11 @@ BK, GROUP_M = 64, 8
 
 def tile_rows(config):
     """Tile rows of a variant's options (bf16 or FP8): 64 per consumer
-    warpgroup, or 128 with ping-pong (each warpgroup a whole tile)."""
-    return 128 if config.get("pingpong") else 64 * config.get("consumers", 2)
+    warpgroup (wg_rows with swap-AB, rows of B), or 128 with ping-pong
+    (each warpgroup a whole tile)."""
+    if config.get("pingpong"):
+        return 128
+    return config.get("wg_rows", 64) * config.get("consumers", 2)
 
 
 def block_threads(config):
@@ -166,23 +107,97 @@ def _rows(label):
     return tile_rows(CONFIGS[label])
 
 
-def table(device_name: Optional[str] = None) -> Dict[Tuple[int, int, int], str]:
-    """The tuned table for a device: TUNED_H100 on an H100, TUNED (tuned on
-    an H200) elsewhere. By default the device `gemm` launches on."""
-    if device_name is None:
-        device_name = driver().name
-    return TUNED_H100 if "H100" in device_name else TUNED
+#: The relative rate (useful work per unit of time on one SM, 128 x 256
+#: without the lag = 1) of the variants `choose` weighs, fitted to every
+#: variant's time on the tuning set of bench/gemm/shapes.py (Llama-3-8B
+#: and -70B projections at M = 16 .. 8192, multiples of 64 and not) on an
+#: H100: `bench/gemm/bench_pm_gemm.py --tune --shapes tune --m ...`, logs
+#: bench/gemm/results/h100-bf16-tune-*.txt, the geometric mean of a
+#: variant's ratios where a shape was timed in several runs. The other
+#: variants lost to one of these wherever they were weighed, or won by
+#: less than the run-to-run spread: the lagged twins, ping-pong, 64-column
+#: tiles of two warpgroups, 64 x 64 split-K, lagged stream-K, the other
+#: swap-AB widths.
+RATES = {"bn256n": 1.0, "t128x168n": 0.99, "t128x152n": 0.98, "bn192n": 0.97, "bn128n": 0.96,
+         "m64n256": 0.95, "bn256ns": 0.93, "m64n128": 0.82, "t64x152": 0.81,
+         "m64n128k": 0.65, "m64n64": 0.64}
+
+#: Tiles of one consumer warpgroup (64 rows of A, or 64 of B with
+#: swap-AB) are weighed up to this M. They won only at M <= 300 on the
+#: tuning set, where the loads bound the time; above, their rate falls:
+#: the held-out 600 x 1536 x 7168 and 3000 x 1536 x 7168 ran at 0.58 and
+#: 0.70 of cuBLAS in 64 x 128 tiles.
+ONE_WARPGROUP_MAX_M = 512
+
+#: Swap-AB tiles are weighed up to this M: above it 128-row tiles leave
+#: at most 1/16 of their rows empty, and the widest tile wins.
+SWAP_AB_MAX_M = 2048
+
+#: A tile's epilogue (storing C through shared memory) costs about as
+#: much as this many k-blocks of its mainloop.
+EPILOGUE_BLOCKS = 6
+
+#: A stream-K launch's fix-up (partial tiles through the workspace and
+#: their flags) costs about as much as this many k-blocks per CTA.
+STREAM_K_BLOCKS = 7
+
+#: Stream-K is weighed for 2 to 8 M-tiles only: with one, each group is a
+#: single CTA and every tile's K is cut among several (at 128 x 10240 x
+#: 8192 it ran at 0.81 of cuBLAS where 128 x 128 tiles ran at 1.08); it
+#: was not seen to win with more than 8 on the tuning set.
+STREAM_K_M_TILES = (2, 8)
+
+#: The cost of a split-K launch's reduce-adds and zeroing, per row and
+#: column of a tile and split, over the SMs (in the units of the k-block
+#: of a 128 x 256 tile, 32768).
+SPLIT_REDUCE = 80
 
 
 @functools.lru_cache(maxsize=4096)
-def choose(m: int, n: int, k: int, device_name: Optional[str] = None) -> str:
-    """The variant `gemm` runs for an M x N x K product on a device (by
-    default the one `gemm` launches on)."""
-    tuned = table(device_name)
+def choose(m: int, n: int, k: int, sm_count: Optional[int] = None) -> str:
+    """The variant `gemm` runs for an M x N x K product, reasoned from the
+    shape: a launch of T work units (tiles, or tiles times K slices with
+    split-K) on S SMs takes ceil(T / S) waves, each as long as a unit's
+    k-blocks and epilogue take at its tile's area over its rate (RATES);
+    split-K adds its reduce (SPLIT_REDUCE). Swap-AB tiles (up to
+    SWAP_AB_MAX_M) cut N by their rows and M by their width. Stream-K
+    (for STREAM_K_M_TILES M-tiles) spreads the (N-tile, k-block)
+    iterations evenly over groups of one CTA per M-tile, and adds the
+    epilogues of the tiles a CTA ends and its fix-up (STREAM_K_BLOCKS).
+    The variant of least time wins (ties: the first of RATES). `sm_count`:
+    by default the SMs of the device `gemm` launches on."""
+    if sm_count is None:
+        sm_count = driver().sm_count
+    k_blocks = -(-k // BK)
 
-    def distance(shape):
-        return sum((math.log2(a) - math.log2(b)) ** 2 for a, b in zip(shape, (m, n, k)))
-    return tuned[min(tuned, key=distance)]
+    def cost(label):
+        config = CONFIGS[label]
+        bm, bn = tile_rows(config), config["bn"]
+        if config.get("consumers", 2) == 1 and m > ONE_WARPGROUP_MAX_M:
+            return math.inf
+        if config.get("swap_ab"):
+            if m > SWAP_AB_MAX_M:
+                return math.inf
+            # Tiles of bm rows of B (N) by bn rows of A (M).
+            m_tiles, n_tiles = -(-n // bm), -(-m // bn)
+        else:
+            m_tiles, n_tiles = -(-m // bm), -(-n // bn)
+        area = bm * bn / RATES[label]
+        if config.get("stream_k"):
+            if not STREAM_K_M_TILES[0] <= m_tiles <= min(STREAM_K_M_TILES[1], sm_count):
+                return math.inf
+            groups = min(sm_count // m_tiles, n_tiles * k_blocks)
+            iterations = -(-n_tiles * k_blocks // groups)
+            ends = -(-n_tiles // groups) + 1
+            return (iterations + EPILOGUE_BLOCKS * ends + STREAM_K_BLOCKS) * area
+        tiles = m_tiles * n_tiles
+        splits = split_count(tiles, k, sm_count) if config.get("split_k") else 1
+        waves = -(-tiles * splits // sm_count)
+        time = waves * (-(-k_blocks // splits) + EPILOGUE_BLOCKS) * area
+        if splits > 1:
+            time += SPLIT_REDUCE * min(bm, m) * bn * splits / sm_count
+        return time
+    return min(RATES, key=cost)
 
 
 _kernels = {}
@@ -222,11 +237,27 @@ def persistent_grid(m, n, k, bm, bn, sm_count, bk=BK, splits=1, stream_k=False, 
     return min(sm_count, m_tiles * n_tiles * -(-k_blocks // slice_blocks))
 
 
+def swap_ab_launch(config, m, n, k, sm_count):
+    """The TMA boxes (rows, columns) of A, B and C and the grid of a
+    swap-AB variant's launch (kernels/gemm_sm90.py, swap_ab): the kernel
+    computes C^T = B A^T in tiles of `rows` rows of B (64 or 128 per
+    consumer warpgroup, the wgmma M) by `bn` rows of A (the wgmma N width,
+    a multiple of 8), and stores each warpgroup's bn x 64 blocks of C. Its
+    tile schedule is the usual one with M and N swapped: groups of GROUP_M
+    N-tiles, all M-tiles of a group before the next group, so that the
+    CTAs running at once read the same few panels of B (the large operand
+    at the token counts swap-AB is for) and every M-tile of them."""
+    width, rows = config["bn"], tile_rows(config)
+    boxes = ((width, BK), (rows, BK), (width, 64))
+    return boxes, persistent_grid(n, m, k, rows, width, sm_count)
+
+
 #: The split-K variants' tiles without split-K, for shapes that do not split.
 UNSPLIT = {"m64n64k": "m64n64", "m64n128k": "m64n128"}
 #: The stream-K variants' tiles without stream-K, for shapes with more
 #: M-tiles than SMs.
-UNSTREAMED = {"bn256s": "bn256", "bn128s": "bn128", "m64n256s": "m64n256"}
+UNSTREAMED = {"bn256s": "bn256", "bn128s": "bn128", "m64n256s": "m64n256", "bn256ns": "bn256n",
+              "m64n256ns": "m64n256n"}
 
 
 def _kernel(label):
@@ -336,7 +367,7 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
     out = torch_args.output("gemm", "out", out, (m, n), torch.bfloat16, like=("a", a))
     torch_args.disjoint("gemm", (("out", out),), (("a", a), ("b", b)),
                         why="C is written while A and B are read")
-    label = variant or choose(m, n, k)
+    label = variant or choose(m, n, k, driver().sm_count)
     if label not in CONFIGS:
         raise LaunchError(f"gemm: variant is one of {sorted(CONFIGS)}, got {label!r}")
     if variant is None and splits_for(label, m, n, k, driver().sm_count) == 1:
@@ -355,12 +386,14 @@ def gemm(a: Any, b: Any, out: Any = None, *, variant: Optional[str] = None,
         stream = torch.cuda.ExternalStream(stream)
     # One prepared launch per (operands, stream, variant): the next call
     # on the same tensors only launches (the key above).
-    maps = (_tensor_map(a, (bm, BK), stream), _tensor_map(b, (bn, BK), stream),
-            _tensor_map(out, (64, 64), stream))
     sm_count = driver().sm_count
     splits = splits_for(label, m, n, k, sm_count)
+    boxes = ((bm, BK), (bn, BK), (64, 64))
     grid = persistent_grid(m, n, k, bm, bn, sm_count, splits=splits,
                            stream_k=bool(CONFIGS[label].get("stream_k")))
+    if CONFIGS[label].get("swap_ab"):
+        boxes, grid = swap_ab_launch(CONFIGS[label], m, n, k, sm_count)
+    maps = tuple(_tensor_map(x, box, stream) for x, box in zip((a, b, out), boxes))
     threads = block_threads(CONFIGS[label])
     extra = (splits,) if CONFIGS[label].get("split_k") else ()
     if CONFIGS[label].get("stream_k"):

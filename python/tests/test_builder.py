@@ -130,18 +130,37 @@ def test_pipeline_type_cluster_shape():
 
 
 def test_gemm_variant_choice():
-    # pm.gemm's choice follows the tuned table of docs/gemm.md (run J): a
-    # grid shape takes its own entry, a shape off the grid its nearest one.
+    # pm.gemm's choice reasons from the shape (waves of tiles over the SMs,
+    # docs/gemm.md): what it picks on shapes of each regime of the tuning
+    # set, on 132 SMs.
     from pipeline_mlir import matmul
-    for name, tuned in (("NVIDIA H200", matmul.TUNED), ("NVIDIA H100 80GB HBM3",
-                                                        matmul.TUNED_H100)):
-        assert set(tuned.values()) <= set(matmul.CONFIGS)
-        assert set(tuned) == set(matmul.TUNED)  # the same grid
-        assert matmul.table(name) is tuned
-        for shape, grid in (((16384, 8192, 8192), (16384, 8192, 8192)),
-                            ((1024, 1024, 8192), (1024, 1024, 8192)),
-                            ((17, 4000, 4100), (16, 4096, 4096))):
-            assert matmul.choose(*shape, device_name=name) == tuned[grid]
+    assert set(matmul.RATES) <= set(matmul.CONFIGS)
+    sms = 132
+    # Decode with N = K = 4096: 32 tiles of 64 x 128 leave 100 SMs idle; K
+    # cut in four slices fills them.
+    assert matmul.choose(16, 4096, 4096, sms) == "m64n128k"
+    assert matmul.splits_for("m64n128k", 16, 4096, 4096, sms) == 4
+    # 128 tokens: 128 tiles of 64 x 64 fill one wave; 64 x 128 only half.
+    assert matmul.choose(128, 4096, 4096, sms) == "m64n64"
+    # 256 x 10240: 160 tiles of 128 x 128 are 2 waves, 108 of 128 x 192 one.
+    assert matmul.choose(256, 10240, 8192, sms) == "bn192n"
+    # 600 x 10240: 200 tiles of 128 x 256 are 1.5 waves; stream-K spreads
+    # their 25600 k-block iterations over 26 groups of 5 CTAs.
+    assert matmul.choose(600, 10240, 8192, sms) == "bn256ns"
+    # 300 x 8192: 128-row tiles leave 84 of 384 rows empty; swap-AB tiles
+    # of 128 rows of B by 152 of A cover M in 2 x 152 = 304, 128 tiles.
+    assert matmul.choose(300, 8192, 8192, sms) == "t128x152n"
+    assert matmul.choose(3000, 8192, 8192, sms) != "t128x152n"  # above SWAP_AB_MAX_M
+    # Prefill: the widest tile.
+    assert matmul.choose(8192, 8192, 8192, sms) == "bn256n"
+    # The waves follow the SM count: 114 SMs (an H100 PCIe) fit 108 tiles
+    # of 128 x 192 in one wave too, and 78 SMs do not.
+    assert matmul.choose(256, 10240, 8192, 114) == "bn192n"
+    assert matmul.choose(256, 10240, 8192, 78) != "bn192n"
+    # Every choice is a variant of RATES, whatever the shape.
+    for m in (1, 7, 100, 777, 3000, 6000, 16384):
+        for n, k in ((4608, 3584), (1536, 7168), (7168, 2048), (37888, 3584)):
+            assert matmul.choose(m, n, k, sms) in matmul.RATES
     # Every variant is a kernel the generator makes within shared memory.
     from pipeline_mlir.kernels import gemm_sm90
     assert matmul.BK == gemm_sm90.BK

@@ -156,6 +156,49 @@ def test_emulated_gemm_pingpong(n, sm_count):
     _check_gemm(c, a, b)
 
 
+def _swap_ab_variants():
+    from pipeline_mlir import matmul
+    return [label for label, config in matmul.CONFIGS.items() if config.get("swap_ab")]
+
+
+@pytest.mark.parametrize("variant", _swap_ab_variants())
+def test_emulated_gemm_swap_ab(variant):
+    # Swap-AB (C^T = B A^T, written back transposed): M is two tiles of
+    # the variant's width and a ragged third, N = 264 ends in a partial tile
+    # of B rows (8 of 128 or 256), K = 200 in a partial k-block (8 of 64);
+    # on 2 SMs each CTA runs several tiles, so the staging blocks are
+    # reused after the TMA stores that read them. C starts as NaN: every
+    # element is stored, and the partial tiles write nothing outside C.
+    from pipeline_mlir import matmul
+    width = matmul.CONFIGS[variant]["bn"]
+    m = 2 * width + 36
+    rng = np.random.default_rng(width)
+    a, b = _bf16(rng, (m, 200)), _bf16(rng, (264, 200))
+    out = np.full((m, 264), 0x7FC0, np.uint16)
+    c = pm.emulator.gemm(a, b, out, variant=variant, sm_count=2)
+    _check_gemm(c, a, b)
+
+
+def test_emulated_gemm_swap_ab_small_m():
+    # One token row, N = 8: a tile's A box reads 151 zero rows past M and
+    # its B box 120 zero rows past N; the store writes the 1 x 8 of C only.
+    rng = np.random.default_rng(8)
+    a, b = _bf16(rng, (1, 72)), _bf16(rng, (8, 72))
+    c = pm.emulator.gemm(a, b, variant="t128x152")
+    _check_gemm(c, a, b)
+
+
+@pytest.mark.parametrize("options", [dict(split_k=True), dict(stream_k=True),
+                                     dict(cluster=2), dict(pingpong=True),
+                                     dict(element=pm.f8E4M3FN)])
+def test_gemm_sm90_swap_ab_refuses(options):
+    from pipeline_mlir.kernels import gemm_sm90
+    with pytest.raises(ValueError, match="--swap-ab runs bf16 tiles without"):
+        gemm_sm90._Variant(swap_ab=True, bn=152, **options)
+    with pytest.raises(ValueError, match="multiple of 8 in 8..256, got 100"):
+        gemm_sm90._Variant(swap_ab=True, bn=100)
+
+
 def test_emulated_gemm_sm100():
     rng = np.random.default_rng(4)
     a, b = _bf16(rng, (256, 64)), _bf16(rng, (128, 64))

@@ -165,7 +165,10 @@ def test_hang_report_after_an_asynchronous_launch():
 @pytest.mark.parametrize("variant", ["bn256", "bn192", "bn128", "bn64", "m64n256", "m64n128",
                                      "m64n64", "m64n64k", "m64n128k", "bn256s", "bn128s",
                                      "m64n256s", "bn256n", "bn128n", "m64n256n",
-                                     "m64n128n"])
+                                     "m64n128n", "bn256ns", "m64n256ns", "bn192n",
+                                     "t128x72", "t128x88", "t128x120", "t128x152",
+                                     "t128x168", "t128x192", "t64x152", "t256x88",
+                                     "t128x88n", "t128x152n", "t128x168n", "t256x88n"])
 @pytest.mark.parametrize("shape", [(16, 4096, 4096), (200, 136, 72), (1000, 1024, 520),
                                    (257, 520, 1032), (16, 1024, 4160), (16, 1024, 8320)])
 def test_pm_gemm(variant, shape):
@@ -787,3 +790,50 @@ def test_pm_scaled_mm_refuses():
         pm.scaled_mm(a, b, sa, sb, out_dtype=torch.float16)
     with pytest.raises(pm.LaunchError, match="out overlaps a"):
         pm.scaled_mm(a, b, sa, sb, a.view(torch.bfloat16))   # 64 x 256 bf16 over a
+
+
+# --- pm.attention's persistent variants --------------------------------------------
+
+@pytest.mark.skipif(not _torch_cuda(), reason="no torch with CUDA")
+@pytest.mark.parametrize("variant", ["2wg-pingpong-p", "2wg-overlap-p", "2wg-serial-p",
+                                     "1wg-overlap-p", "1wg-serial-p"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (3, 77, 2), (2, 300, 5), (2, 1000, 3),
+                                   (4, 513, 40), (16, 512, 16)])
+def test_pm_attention_persistent(variant, head_dim, causal, shape):
+    # The persistent variants (a grid of the CTAs the GPU holds, each
+    # looping over query blocks) against an f32 reference, as
+    # test_pm_attention: odd seqlens, one key block (77), fewer tiles than
+    # SMs and, for the last two shapes, several tiles per CTA (800 and
+    # 1024 query blocks of 128 rows). The output starts as NaN: every
+    # element must be written exactly by the tile that owns it.
+    import torch
+    import pipeline_mlir as pm
+    from pipeline_mlir.attention_fwd import fits, grid
+    if not fits(head_dim, variant):
+        pytest.skip(f"{variant} is for head_dim 64 only")
+    batch, seqlen, heads = shape
+    sm = torch.cuda.get_device_properties(0).multi_processor_count
+    assert grid(head_dim, causal, variant, batch, seqlen, heads, sm)[0] <= 2 * sm
+    g = torch.Generator(device="cuda").manual_seed(seqlen * 31 + heads * 7 + head_dim + causal)
+    q, k, v = (torch.randn((batch, seqlen, heads, head_dim), generator=g, device="cuda")
+               .to(torch.bfloat16) for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    scale = 1.0 / math.sqrt(head_dim) * (1.5 if causal else 1.0)
+    o, lse = pm.attention(q, k, v, causal=causal, scale=scale, out=out, return_lse=True,
+                          variant=variant)
+    torch.cuda.synchronize()
+    ref, ref_lse = _attention_reference(q, k, v, causal, scale)
+    err = (o.float() - ref).abs().max().item()
+    assert o is out
+    assert err < 2e-2, f"{variant} {shape} d={head_dim} causal={causal}: max error {err:.3e}"
+    lerr = (lse - ref_lse).abs().max().item()
+    assert lerr < 1e-2, f"log-sum-exp max error {lerr:.3e}"
+    # A second call reuses the prepared launch (its grid) and writes the
+    # same output again into the refilled buffer.
+    first = o.clone()
+    out.fill_(float("nan"))
+    pm.attention(q, k, v, causal=causal, scale=scale, out=out, lse=lse, variant=variant)
+    torch.cuda.synchronize()
+    assert torch.equal(out, first)

@@ -31,6 +31,15 @@ Options (the defaults are the shipped kernel: --bn 256 --stages 3
                   split-K or stream-K
   --no-turns      ping-pong without the turns (a seeded bug for the tests:
                   a warpgroup may wait on a stage a ring lap early)
+  --swap-ab       compute C^T = B A^T (for token counts M that fit 64-row
+                  tiles badly): the wgmma M rows (64 per consumer warpgroup)
+                  run along N, the wgmma N width --bn (any multiple of 8,
+                  8..256) along M; the epilogue stages each warpgroup's
+                  --bn x 64 block of C with stmatrix .trans and stores it
+                  with one TMA box; bf16, cooperative, --cluster 1, no
+                  split-K or stream-K
+  --wg-rows       swap-AB: rows of B per consumer warpgroup, 64 or 128
+                  (two m64 accumulators: a 256-row tile of 2 warpgroups)
   --producer-regs, --consumer-regs   the setmaxnreg values
 The variants measured in docs/gemm.md are built from these options by
 bench/gemm/build.sh (VARIANTS=...).
@@ -72,7 +81,7 @@ class _Variant:
     def __init__(self, bn=256, stages=3, epi_subtiles=4, producer_regs=40,
                  consumer_regs=232, name="gemm_bf16_sm90", cluster=1, lag=True,
                  epi_buffers=1, consumers=2, split_k=False, stream_k=False,
-                 element=pm.bf16, pingpong=False, turns=True):
+                 element=pm.bf16, pingpong=False, turns=True, swap_ab=False, wg_rows=64):
         if element not in ELEMENTS:
             raise ValueError(f"element is one of {', '.join(e.text for e in ELEMENTS)}, "
                              f"got {element}")
@@ -84,11 +93,26 @@ class _Variant:
             raise ValueError("--consumers 1 needs --cluster 1")
         if (split_k or stream_k) and cluster != 1:
             raise ValueError("--split-k and --stream-k need --cluster 1")
-        if bn not in (64, 128, 192, 256):
+        if swap_ab:
+            if element != pm.bf16 or split_k or stream_k or cluster != 1 or pingpong:
+                raise ValueError("--swap-ab runs bf16 tiles without --split-k, --stream-k, "
+                                 "--cluster 2 or --pingpong")
+            if bn % 8 or not 8 <= bn <= 256:
+                raise ValueError(f"--swap-ab: --bn (the tile's width along M) must be a "
+                                 f"multiple of 8 in 8..256, got {bn}")
+            if epi_buffers != 1:
+                raise ValueError("--swap-ab stages each warpgroup's block of C once: "
+                                 "--epi-buffers 1")
+            if wg_rows not in (64, 128):
+                raise ValueError("--wg-rows must be 64 or 128")
+            epi_subtiles = 1   # one staging block per 64 rows of B (below)
+        elif wg_rows != 64:
+            raise ValueError("--wg-rows 128 needs --swap-ab")
+        elif bn not in (64, 128, 192, 256):
             raise ValueError("--bn must be 64, 128, 192 or 256")
-        if (bn // 64) % epi_subtiles:
+        elif (bn // 64) % epi_subtiles:
             raise ValueError("--epi-subtiles must divide BN / 64")
-        if epi_buffers not in (1, 2) or ((bn // 64) // epi_subtiles) % epi_buffers:
+        elif epi_buffers not in (1, 2) or ((bn // 64) // epi_subtiles) % epi_buffers:
             raise ValueError("--epi-buffers must be 1 or 2 and divide the rounds")
         if cluster not in (1, 2):
             raise ValueError("--cluster must be 1 or 2")
@@ -100,11 +124,17 @@ class _Variant:
         self.consumers, self.split_k, self.stream_k = consumers, split_k, stream_k
         self.element, self.bk = element, K_BLOCK_BYTES // element.nbytes
         self.pingpong, self.turns = pingpong, turns
+        # Swap-AB: the program computes C^T = B A^T, a GEMM whose M is the
+        # caller's N and whose N (the tile width bn) is the caller's M;
+        # only the kernel's arguments and the epilogue (which writes the
+        # transpose) know it.
+        self.swap_ab, self.wg_rows = swap_ab, wg_rows
         # Ping-pong: each consumer warpgroup computes whole 128-row tiles
         # (two 64-row halves); else the warpgroups split each tile's rows,
-        # 64 each. Both read one tile pipeline.
-        self.halves = 2 if pingpong else 1
-        self.bm = 128 if pingpong else 64 * consumers
+        # 64 each (or, swap-AB with --wg-rows 128, 128 each: two halves).
+        # All read one tile pipeline.
+        self.halves = 2 if pingpong or wg_rows == 128 else 1
+        self.bm = 128 if pingpong else wg_rows * consumers
         self.threads = 128 * (1 + consumers)
         self.b_box = bn // cluster  # rows of B each CTA of a cluster loads
         self.a_tiles = pm.memref((stages, 1, self.bm, self.bk), element, pm.smem)
@@ -112,12 +142,19 @@ class _Variant:
         self.a_layout = hopper.SmemLayout.of(self.a_tiles)
         self.b_layout = hopper.SmemLayout.of(self.b_tiles)
         self.c_layout = hopper.SmemLayout(64, 64)  # one staging sub-tile
+        self.c_staging_shape = (consumers * epi_buffers * epi_subtiles, 64, 64)
+        if swap_ab:
+            # A bn x 64 block of C (a column of C^T's 64 rows) per 64-row half.
+            self.c_layout = hopper.SmemLayout(bn, 64)
+            self.c_staging_shape = (consumers * self.halves, bn, 64)
         self.a_stage_bytes = self.a_layout.nbytes
         self.b_stage_bytes = self.b_layout.nbytes
         self.a_off = 1024
         self.b_off = self.a_off + stages * self.a_stage_bytes
         self.c_off = self.b_off + stages * self.b_stage_bytes
         self.c_wg_bytes = epi_buffers * epi_subtiles * STAGING_BYTES
+        if swap_ab:
+            self.c_wg_bytes = self.halves * self.c_layout.nbytes
         self.smem_bytes = self.c_off + consumers * self.c_wg_bytes
         if self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"{self.smem_bytes} B of shared memory > {SMEM_LIMIT}")
@@ -145,6 +182,10 @@ class _Variant:
         """The command-line options that make this variant."""
         args = (f"--bn {self.bn} --stages {self.stages} --epi-subtiles {self.epi_subtiles} "
                 f"--epi-buffers {self.epi_buffers}")
+        if self.swap_ab:
+            args = f"--swap-ab --bn {self.bn} --stages {self.stages}"
+            if self.wg_rows != 64:
+                args += f" --wg-rows {self.wg_rows}"
         if self.consumers != 2:
             args += f" --consumers {self.consumers}"
         args += self.work_args()
@@ -274,6 +315,11 @@ def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
     consumer warpgroups, whose work on a tile `consumer(v, tp, me, m, n)`
     makes (a `_Consumer`, the default)."""
     tid, bid, nbid = pm.thread_id(), pm.block_id(), pm.grid_dim()
+    if v.swap_ab:
+        # C^T = B A^T: from here on B is the program's A (the wgmma M
+        # rows, tiled by bm), A its B (the wgmma N width, tiled by bn),
+        # and M and N trade places; the epilogue writes C.
+        a_map, b_map, m_i32, n_i32 = b_map, a_map, n_i32, m_i32
     m, n, k = m_i32.cast(pm.index), n_i32.cast(pm.index), k_i32.cast(pm.index)
     group_m = group_m_i32.cast(pm.index)
 
@@ -283,8 +329,7 @@ def _body(v, a_map, b_map, c_map, m_i32, n_i32, k_i32, group_m_i32,
     p = pm.pipeline(smem, 0, v.stages, **v.pipeline_params)
     a_tiles = pm.view(smem, v.a_off, v.a_tiles.shape, v.element)
     b_tiles = pm.view(smem, v.b_off, v.b_tiles.shape, v.element)
-    c_staging = pm.view(smem, v.c_off, (v.consumers * v.epi_buffers * v.epi_subtiles, 64, 64),
-                        pm.bf16)
+    c_staging = pm.view(smem, v.c_off, v.c_staging_shape, pm.bf16)
     tp = pm.tile_pipeline(p, [a_tiles, b_tiles])
     if v.cluster == 1:
         # full: one arrival, the TMA thread's arrive.expect_tx (the loads
@@ -376,6 +421,10 @@ class _Consumer:
             # The whole tile: halves 0 and 1 of the A stage and of the tile.
             self.a_offs = [h * half_bytes for h in range(v.halves)]
             self.c_rows = 0
+        elif v.halves == 2:
+            # Swap-AB, --wg-rows 128: the warpgroup's 128 rows, two halves.
+            self.a_offs = [(me.index * 2 + h) * half_bytes for h in range(2)]
+            self.c_rows = me.index * 128
         else:
             # The warpgroup's 64 rows of the A stage and of the tile.
             self.a_offs = [me.index * half_bytes]
@@ -383,9 +432,9 @@ class _Consumer:
 
     def row(self, m0, h):
         """The first row of C of the warpgroup's half `h` in the tile at m0."""
-        if not self.v.pingpong:
-            return m0 + self.c_rows
-        return m0 + 64 * h if h else m0
+        if self.v.pingpong:
+            return m0 + 64 * h if h else m0
+        return m0 + self.c_rows + 64 * h if h else m0 + self.c_rows
 
     def undef(self):
         """Accumulators whose contents the first wgmma overwrite."""
@@ -487,7 +536,10 @@ def _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64, consum
     work = consumer(v, tp, me, m, n)
     cw_sub0 = cw * (v.epi_buffers * v.epi_subtiles)
     stg_base = common.smem_address(c_staging)
-    frag = hopper.FragmentStore(stg_base + cw * v.c_wg_bytes, warp, lane)
+    if v.swap_ab:
+        frag = hopper.TransposedFragmentStore(stg_base + cw * v.c_wg_bytes, warp, lane)
+    else:
+        frag = hopper.FragmentStore(stg_base + cw * v.c_wg_bytes, warp, lane)
 
     if turn is None:
         tiles = (sched.first, sched.num_tiles, sched.step)
@@ -529,8 +581,14 @@ def _consumer(v, tp, sched, tid, wg, c_map, c_staging, ws_i64, flags_i64, consum
             """f32 pairs -> bf16x2, stmatrix into the 128B-swizzled staging
             sub-tiles, proxy fence, TMA store of each 64 x 64 sub-tile
             (clipped at M, N), in rounds of epi_subtiles sub-tiles; the
-            halves of a ping-pong tile one after the other."""
-            for h, acc in enumerate(work.finish(m0, n0, accs)):
+            halves of a ping-pong tile one after the other (swap-AB:
+            `_epilogue_swap`)."""
+            accs = work.finish(m0, n0, accs)
+            if v.swap_ab:
+                _epilogue_swap(v, accs, [work.row(m0, h) for h in range(len(accs))], n0, cw,
+                               leader, bar_id, frag, c_map, c_staging)
+                return
+            for h, acc in enumerate(accs):
                 _epilogue(v, acc, work.row(m0, h), n0, cw_sub0, leader, bar_id, frag, c_map,
                           c_staging)
 
@@ -601,6 +659,29 @@ def _epilogue(v, acc, c_row0, n0, cw_sub0, leader, bar_id, frag, c_map, c_stagin
             common.bulk_commit_group()
 
 
+def _epilogue_swap(v, accs, rows, n0, cw, leader, bar_id, frag, c_map, c_staging):
+    """Swap-AB: accumulator h holds rows rows[h] .. rows[h] + 63 of C^T
+    (columns of C) by its columns n0 .. n0 + bn - 1 (rows of C).
+    stmatrix .trans writes each as the bn x 64 block of C it is (bf16,
+    128B-swizzled: the C box), then one TMA store per block, clipped at M
+    and N."""
+    with pm.if_(leader):
+        # The staging blocks are free once the last tile's stores read them.
+        common.bulk_wait_group(0, read=True)
+    common.named_barrier(bar_id, 128)
+    for h, acc in enumerate(accs):
+        for g in range(frag.groups(acc)):
+            frag.store(acc, g, h * v.c_layout.nbytes)
+    # Generic-proxy writes (stmatrix), then the async proxy (TMA) reads.
+    common.fence_proxy_async_shared()
+    common.named_barrier(bar_id, 128)
+    with pm.if_(leader):
+        for h in range(len(accs)):
+            src = pm.subview(c_staging, [cw * v.halves + h, 0, 0], [1, v.bn, 64])
+            common.tma_store(src, c_map, [rows[h], n0])
+        common.bulk_commit_group()
+
+
 def _stream_k_fixup(v, sched, kb_lo, acc_main, cw, ltid, leader, bar_id, ws_i64, flags_i64,
                     epilogue):
     """Stream-K: after a unit's k-blocks, a unit that does not start its
@@ -663,6 +744,9 @@ def build(**options):
     v = _Variant(**options)
     desc_a = v.a_layout.tensormap()
     desc_b = v.b_layout.tensormap(rows=v.b_box)
+    if v.swap_ab:
+        # A's rows fill the program's B stages (bn rows), B's its A stages.
+        desc_a, desc_b = v.b_layout.tensormap(), v.a_layout.tensormap()
     desc_c = v.c_layout.tensormap()
     kw = v.kernel_options
     if v.split_k:
@@ -694,15 +778,16 @@ def generate(locations=False, **options):
 def _header(v):
     """The example's comment header: what the kernel is and how it runs."""
     n_acc = v.bn // 2
+    wgmmas = 4 * v.halves if v.swap_ab else 4   # per k-block and warpgroup
     expect_tx = v.a_stage_bytes + v.b_stage_bytes
     if v.lag:
-        consumer_text = f"""issues 4 wgmma.m64n{v.bn}k16 per k-block. The pipeline
+        consumer_text = f"""issues {wgmmas} wgmma.m64n{v.bn}k16 per k-block. The pipeline
 //                   declares consumer_depth = 2: one wgmma group stays in
 //                   flight and stage k-1 is freed (one thread per warpgroup
 //                   arrives on its empty barrier) after the wgmma of stage k
 //                   were issued and wgmma.wait_group 1 returned."""
     else:
-        consumer_text = f"""issues 4 wgmma.m64n{v.bn}k16 per k-block, waits for them
+        consumer_text = f"""issues {wgmmas} wgmma.m64n{v.bn}k16 per k-block, waits for them
 //                   (wait_group 0) and frees the stage at once (comparison
 //                   variant without the release lag, consumer_depth = 1)."""
     units = "tiles x S work units" if v.split_k else "tiles"
@@ -739,6 +824,26 @@ def _header(v):
     else:
         epi_text = f"{v.rounds} round(s) of {v.epi_subtiles} 64x64 sub-tile(s)."
     consumers = "warpgroups 1-2  consumers" if v.consumers == 2 else "warpgroup 1     consumer"
+    boxes = f"A (box 64 x {v.bm}, K innermost), B (box 64 x {v.b_box}) and C (box\n// 64 x 64"
+    own_text = f"""64 rows of
+//                   the tile (a 64 x {v.bn} f32 accumulator, {n_acc} registers per"""
+    epi_text = f"""Epilogue per tile: f32 -> bf16x2, stmatrix into a
+//                   128B-swizzled staging tile, fence.proxy.async, TMA store
+//                   (clipped at M, N), {epi_text}"""
+    if v.swap_ab:
+        regs = n_acc * v.halves
+        own_text = f"""{v.wg_rows} rows of
+//                   the tile ({v.halves} x 64 x {v.bn} f32 accumulator, {regs} registers per"""
+        epi_text = f"""Epilogue per tile: f32 -> bf16x2, stmatrix .trans: each
+//                   64 x {v.bn} accumulator of C^T is staged as the {v.bn} x 64
+//                   block of C it is (128B-swizzled), fence.proxy.async, one
+//                   TMA store per block (clipped at M, N)."""
+        boxes = f"A (box 64 x {v.bn}, K innermost), B (box 64 x {v.bm}) and C (box\n// 64 x {v.bn}"
+        cluster_text += f"""
+// Swap-AB: the kernel computes C^T = B A^T. The tile is {v.bm} rows of B (N, the
+// wgmma M, {v.wg_rows} per consumer warpgroup) by {v.bn} rows of A (M, the wgmma N):
+// B fills the stages' first payload, A the second; the schedule's M-tiles
+// are N-tiles of C and its N-tiles M-tiles of C."""
     return f"""\
 // A warp-specialized, persistent bf16 GEMM for Hopper (sm_90a), written with
 // the pipeline dialect and upstream NVGPU/NVVM ops:
@@ -765,13 +870,10 @@ def _header(v):
 //                   the default byte count (the payload's {v.a_stage_bytes} + {v.b_stage_bytes} =
 //                   {expect_tx} B), issues the A and B TMA loads on the stage's full
 //                   barrier and releases (steps). drain_producer at the end.
-//   {consumers}: setmaxnreg.inc {v.consumer_regs}. Each owns 64 rows of
-//                   the tile (a 64 x {v.bn} f32 accumulator, {n_acc} registers per
+//   {consumers}: setmaxnreg.inc {v.consumer_regs}. Each owns {own_text}
 //                   thread) and {consumer_text}
 //                   Barriers: full count 1 (the expect_tx), {empty_text}.
-//                   Epilogue per tile: f32 -> bf16x2, stmatrix into a
-//                   128B-swizzled staging tile, fence.proxy.async, TMA store
-//                   (clipped at M, N), {epi_text}
+//                   {epi_text}
 // Tile schedule: persistent (grid = {grid_expr}); tile t -> (m, n) in
 // groups of `group_m` M-tiles, column-major in a group, so that the CTAs
 // running at once share A and B panels in L2. {grid_text}{cluster_text}
@@ -781,8 +883,7 @@ def _header(v):
 // at {v.b_off}, C staging at {v.c_off} ({v.c_wg_bytes} B per consumer warpgroup), all
 // 1 KiB aligned (the swizzle pattern repeats every 1024 B).
 // Arguments: TMA descriptors (each a pointer to a 128-byte CUtensorMap in
-// global memory) of A (box 64 x {v.bm}, K innermost), B (box 64 x {v.b_box}) and C (box
-// 64 x 64, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
+// global memory) of {boxes}, N innermost), bf16, SWIZZLE_128B, out-of-bound elements zero;
 // then M, N, K and group_m{args_doc}. K and N must be multiples of 8 (TMA
 // strides are multiples of 16 bytes); M, N, K need not be multiples of the
 // tile: TMA zero-fills loads past the edges and clips stores.
@@ -830,6 +931,12 @@ def main(argv=None):
                     help="each of the 2 consumer warpgroups computes whole 128-row tiles "
                          "(every other tile of the CTA; the mainloops take turns) so that "
                          "one's epilogue overlaps the other's mainloop")
+    ap.add_argument("--swap-ab", action="store_true",
+                    help="compute C^T = B A^T: 64-row wgmma tiles along N, --bn (a multiple "
+                         "of 8, 8..256) along M, the epilogue writes C transposed")
+    ap.add_argument("--wg-rows", type=int, default=64,
+                    help="--swap-ab: rows of B per consumer warpgroup, 64 or 128 (two m64 "
+                         "accumulators)")
     ap.add_argument("--no-turns", action="store_true",
                     help="a seeded bug for the tests: --pingpong without the turns")
     ap.add_argument("--name", default="gemm_bf16_sm90")
@@ -840,6 +947,10 @@ def main(argv=None):
                    epi_buffers=args.epi_buffers, consumers=args.consumers,
                    split_k=args.split_k, stream_k=args.stream_k,
                    pingpong=args.pingpong, turns=not args.no_turns)
+    if args.swap_ab:
+        options.update(swap_ab=True, wg_rows=args.wg_rows)
+    elif args.wg_rows != 64:
+        options.update(wg_rows=args.wg_rows)
 
     def make(a):
         v = _Variant(**options)

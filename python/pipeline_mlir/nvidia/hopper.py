@@ -447,3 +447,63 @@ class FragmentStore:
             words = [common.pack_bf16x2(acc[8 * src + 2 * t], acc[8 * src + 2 * t + 1])
                      for t in range(4)]
         stmatrix_x4(common.smem_ptr(self.address(group, subtile_offset)), words)
+
+
+def stmatrix_trans(ptr: "ir.Value", words: Sequence["ir.Value"]) -> None:
+    """stmatrix.sync.aligned.m8n8.x{1,2,4}.trans.b16: like `stmatrix_x4`
+    with 1, 2 or 4 matrices, each stored transposed: row r of matrix j in
+    memory (the address lane 8 j + r gives) is column r of the fragment
+    (the elements that lanes r / 2, r / 2 + 4, ... hold, element r mod 2 of
+    each lane's word)."""
+    if len(words) not in (1, 2, 4):
+        raise BuildError(f"stmatrix_trans takes 1, 2 or 4 words, got {len(words)}")
+    ir.op("nvvm.stmatrix", [ptr] + list(words), properties=(
+        "{eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, "
+        "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}"))
+
+
+class TransposedFragmentStore:
+    """Where this thread's lane points stmatrix .trans when a warpgroup
+    writes its m64nN accumulator transposed, as bf16: an N x 64 tile whose
+    row c is accumulator column c (N any multiple of 8), 128 bytes a row,
+    128-byte swizzled (what a TMA box of N rows x 64 bf16 with
+    SWIZZLE_128B reads; `base` 1024-byte aligned).
+
+    The 16-column group g of warp w is four 8 x 8 matrices, matrix j the
+    accumulator rows 16 w + 8 (j mod 2) .. + 7 by columns 16 g + 8 (j / 2)
+    .. + 7 (the thread's word j: elements 8 g + 2 j, 8 g + 2 j + 1); lane l
+    gives tile row 16 g + 8 (l / 16) + (l mod 8), 16-byte chunk
+    2 w + (l / 8) mod 2 before the swizzle (XOR with the row mod 8 =
+    l mod 8). A last group of 8 columns (N mod 16 = 8) is stored with .x2
+    (matrices 0 and 1, lanes 0..15)."""
+
+    GROUP_BYTES = 16 * 128   # the tile rows of one 16-column group
+
+    def __init__(self, base: "ir.Value", warp: "ir.Value", lane: "ir.Value"):
+        row = ((lane >> 4) & 1) * 8 + (lane & 7)
+        chunk = (warp * 2 + ((lane >> 3) & 1)) ^ (lane & 7)
+        self._addr = base + row * 128 + chunk * 16
+
+    @staticmethod
+    def groups(acc: Accumulator) -> int:
+        """The accumulator's column groups (of 16, the last maybe of 8)."""
+        return -(-acc.n // 16)
+
+    def address(self, group: int, offset: Union[int, "ir.Value"] = 0) -> "ir.Value":
+        """This lane's address for column group `group`, plus `offset` bytes
+        (another tile of the same layout)."""
+        if isinstance(offset, ir.Value):
+            return self._addr + group * self.GROUP_BYTES + offset
+        return self._addr + (group * self.GROUP_BYTES + offset)
+
+    def store(self, acc: Accumulator, group: int,
+              offset: Union[int, "ir.Value"] = 0) -> None:
+        """stmatrix .trans of accumulator columns 16 group .. 16 group + 15
+        (or the last 8) as bf16 into tile rows of the same numbers."""
+        if not 0 <= group < self.groups(acc):
+            raise BuildError(f"TransposedFragmentStore: group {group} of an m64n{acc.n} "
+                             f"accumulator ({self.groups(acc)} groups)")
+        count = 4 if acc.n - 16 * group >= 16 else 2
+        words = [common.pack_bf16x2(acc[8 * group + 2 * t], acc[8 * group + 2 * t + 1])
+                 for t in range(count)]
+        stmatrix_trans(common.smem_ptr(self.address(group, offset)), words)
