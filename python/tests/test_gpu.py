@@ -385,11 +385,19 @@ def test_pm_attention(variant, head_dim, causal, shape):
     # must read as zero and not leak into the next batch), causal and not;
     # the output and the log-sum-exp. The output starts as NaN: every
     # element must be written.
-    import torch
-    import pipeline_mlir as pm
     from pipeline_mlir.attention_fwd import fits
     if not fits(head_dim, variant):
         pytest.skip(f"{variant} is for head_dim 64 only")
+    _check_attention(variant, head_dim, causal, shape)
+
+
+def _check_attention(variant, head_dim, causal, shape):
+    """pm.attention of one variant on random (batch, seqlen, heads) inputs
+    against _attention_reference, into an output that starts as NaN;
+    returns the inputs, the output tensor, the call's scale and the
+    log-sum-exp."""
+    import torch
+    import pipeline_mlir as pm
     batch, seqlen, heads = shape
     g = torch.Generator(device="cuda").manual_seed(seqlen * 31 + heads * 7 + head_dim + causal)
     q, k, v = (torch.randn((batch, seqlen, heads, head_dim), generator=g, device="cuda")
@@ -405,6 +413,7 @@ def test_pm_attention(variant, head_dim, causal, shape):
     assert err < 2e-2, f"{variant} {shape} d={head_dim} causal={causal}: max error {err:.3e}"
     lerr = (lse - ref_lse).abs().max().item()
     assert lerr < 1e-2, f"log-sum-exp max error {lerr:.3e}"
+    return (q, k, v), out, scale, lse
 
 
 def _side_stream():
@@ -816,23 +825,10 @@ def test_pm_attention_persistent(variant, head_dim, causal, shape):
     batch, seqlen, heads = shape
     sm = torch.cuda.get_device_properties(0).multi_processor_count
     assert grid(head_dim, causal, variant, batch, seqlen, heads, sm)[0] <= 2 * sm
-    g = torch.Generator(device="cuda").manual_seed(seqlen * 31 + heads * 7 + head_dim + causal)
-    q, k, v = (torch.randn((batch, seqlen, heads, head_dim), generator=g, device="cuda")
-               .to(torch.bfloat16) for _ in range(3))
-    out = torch.full_like(q, float("nan"))
-    scale = 1.0 / math.sqrt(head_dim) * (1.5 if causal else 1.0)
-    o, lse = pm.attention(q, k, v, causal=causal, scale=scale, out=out, return_lse=True,
-                          variant=variant)
-    torch.cuda.synchronize()
-    ref, ref_lse = _attention_reference(q, k, v, causal, scale)
-    err = (o.float() - ref).abs().max().item()
-    assert o is out
-    assert err < 2e-2, f"{variant} {shape} d={head_dim} causal={causal}: max error {err:.3e}"
-    lerr = (lse - ref_lse).abs().max().item()
-    assert lerr < 1e-2, f"log-sum-exp max error {lerr:.3e}"
+    (q, k, v), out, scale, lse = _check_attention(variant, head_dim, causal, shape)
     # A second call reuses the prepared launch (its grid) and writes the
     # same output again into the refilled buffer.
-    first = o.clone()
+    first = out.clone()
     out.fill_(float("nan"))
     pm.attention(q, k, v, causal=causal, scale=scale, out=out, lse=lse, variant=variant)
     torch.cuda.synchronize()
