@@ -28,7 +28,6 @@ accumulation ours does: f32 wgmma accumulators, no promotion), unless
 --no-fast-accum.
 """
 import argparse
-import math
 import os
 import sys
 
@@ -40,8 +39,7 @@ except ImportError:  # --compile-only runs without torch
     torch = None
 import pipeline_mlir as pm  # noqa: E402
 from pipeline_mlir import fp8_gemm  # noqa: E402
-
-from shapes import select  # noqa: E402
+from shapes import select, summary, tflops as cell_tflops  # noqa: E402
 
 
 def operands(m, n, k, scaling):
@@ -189,9 +187,7 @@ def main(argv=None):
         flop = 2.0 * m * n * k
 
         def tflops(label):
-            r = res[label]
-            return (f"{flop / r['median'] / 1e9:7.1f} ({flop / r['max'] / 1e9:5.0f}-"
-                    f"{flop / r['min'] / 1e9:4.0f})")
+            return cell_tflops(flop, res[label])
         shown = [chosen] if not args.tune else sorted(
             (lab for lab in res if lab != "torch"), key=lambda lab: res[lab]["median"])
         for label in shown:
@@ -209,10 +205,7 @@ def main(argv=None):
             best.append(((m, n, k), shown[0]))
         del a, b, sa, sb, outs, theirs_out
     if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"geometric mean of torch time / ours over {len(ratios)} shapes: {geo:.3f}; "
-              f"lowest {min(ratios):.3f}; cells >= 0.90: "
-              f"{sum(r >= 0.90 for r in ratios)} of {len(ratios)}")
+        print(summary(ratios))
     for shape, label in best:
         print(f"    {shape}: {label!r},")
     return 0

@@ -23,7 +23,6 @@ shape (`tune M N K | label ratio ...`, what the choice's rates were read
 from). `--compile-only` (no GPU, no torch) fills the kernel cache.
 """
 import argparse
-import math
 import os
 import sys
 
@@ -35,7 +34,8 @@ except ImportError:  # --compile-only runs without torch
     torch = None
 import pipeline_mlir as pm  # noqa: E402
 from pipeline_mlir import matmul  # noqa: E402
-from shapes import select  # noqa: E402
+
+from shapes import select, summary, tflops as cell_tflops  # noqa: E402
 
 #: The grid of docs/gemm.md's first tables.
 GRID_MS = (16, 64, 128, 256, 1024, 4096, 16384)
@@ -117,9 +117,7 @@ def main(argv=None):
         flop = 2.0 * m * n * k
 
         def tflops(label):
-            r = res[label]
-            return (f"{flop / r['median'] / 1e9:7.1f} ({flop / r['max'] / 1e9:5.0f}-"
-                    f"{flop / r['min'] / 1e9:4.0f})")
+            return cell_tflops(flop, res[label])
         chosen = variants_for(args, m, n, k)[0]
         ratio = {lab: res["torch"]["median"] / res[lab]["median"] for lab in res}
         ratios.append(ratio[chosen])
@@ -130,10 +128,7 @@ def main(argv=None):
             print(f"tune {m} {n} {k} | " + " ".join(f"{lab} {ratio[lab]:.3f}" for lab in ranked),
                   flush=True)
     if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"geometric mean of torch time / ours over {len(ratios)} shapes: {geo:.3f}; "
-              f"lowest {min(ratios):.3f}; cells >= 0.90: "
-              f"{sum(r >= 0.90 for r in ratios)} of {len(ratios)}")
+        print(summary(ratios))
     return 0
 
 

@@ -10,6 +10,8 @@ DeepSeek-V3 (hidden 7168: the MLA query down-projection, the attention
 output from 128 heads of 128, one routed expert of 2048) at token counts
 that are not multiples of 64 (but 1)."""
 
+import math
+
 #: (model, projection, N, K) of the tuning set.
 SHAPES = (
     ("8B", "qkv", 6144, 4096), ("8B", "o", 4096, 4096),
@@ -39,3 +41,19 @@ def select(which, ms=None, tune_ms=MS):
         sets.append((HELD_OUT, HELD_OUT_MS))
     return [(model, proj, m, n, k) for shapes, own in sets for m in (ms or own)
             for model, proj, n, k in shapes]
+
+
+def tflops(flop, timing):
+    """A cell's median TFLOP/s with its min-max over the repetitions, from
+    a pm.testing.compare entry (ms per call)."""
+    return (f"{flop / timing['median'] / 1e9:7.1f} ({flop / timing['max'] / 1e9:5.0f}-"
+            f"{flop / timing['min'] / 1e9:4.0f})")
+
+
+def summary(ratios):
+    """The closing line of a run: the geometric mean of the ratios, the
+    lowest and the cells at 0.90 or more."""
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    return (f"geometric mean of torch time / ours over {len(ratios)} shapes: {geo:.3f}; "
+            f"lowest {min(ratios):.3f}; cells >= 0.90: "
+            f"{sum(r >= 0.90 for r in ratios)} of {len(ratios)}")
