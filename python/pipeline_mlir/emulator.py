@@ -522,8 +522,8 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
     M x K and `b` N x K numpy uint16 arrays of bf16 bits (pm.to_bf16), K
     and N multiples of 8; returns `out` (or a new M x N uint16 array of
     bf16 bits). chip "sm_90a": pm.gemm's variant for the shape (`variant`
-    forces one of matmul.CONFIGS; by default matmul.choose from the H100
-    table), its grid planned for `sm_count` SMs. chip "sm_100a": the
+    forces one of matmul.CONFIGS; by default matmul.choose for
+    `sm_count` SMs), its grid planned for `sm_count` SMs. chip "sm_100a": the
     Blackwell GEMM of pipeline_mlir.kernels.gemm_sm100 (CTA pairs, clusters
     of 4)."""
     from . import matmul
@@ -555,7 +555,7 @@ def gemm(a: np.ndarray, b: np.ndarray, out: Optional[np.ndarray] = None, *,
         return out
     if chip != "sm_90a":
         raise LaunchError(f"{what}: chip is sm_90a or sm_100a, got {chip!r}")
-    label = variant or matmul.choose(m, n, k, SM_COUNT)
+    label = variant or matmul.choose(m, n, k, sm_count)
     if label not in matmul.CONFIGS:
         raise LaunchError(f"{what}: variant is one of {sorted(matmul.CONFIGS)}, got "
                           f"{label!r}")
