@@ -32,19 +32,21 @@ def signalling(all_lanes):
     return "every lane signals (counts 32)" if all_lanes else "lane 0 signals (counts 1)"
 
 
-def kernel(s, all_lanes):
-    name = f"ring_s{s}_{'all' if all_lanes else 'lane0'}"
+def _prologue(w, name, s, all_lanes, note, constants=()):
+    """The kernel's signature, constants, ids and pipeline up to the
+    producer's branch (`constants`: more, after %c32), shared by both
+    forms."""
     count = 32 if all_lanes else 1
     P = f"!P{s}"
-    out = []
-    w = out.append
-    w(f"  // S = {s}, {signalling(all_lanes)}.")
+    w(f"  // S = {s}, {signalling(all_lanes)}{note}.")
     w(f"  gpu.func @{name}(%out: !Out, %n: i32)")
     w(f"      workgroup(%ring: memref<{s}xi32, #WG>) kernel")
     w("      attributes {known_block_size = array<i32: 64, 1, 1>} {")
     w("    %c0 = arith.constant 0 : index")
     w("    %c1 = arith.constant 1 : index")
     w("    %c32 = arith.constant 32 : index")
+    for c in constants:
+        w(f"    {c}")
     w("    %c16_i32 = arith.constant 16 : i32")
     w("    %golden = arith.constant -1640531535 : i32")
     w("    %tid = gpu.thread_id x")
@@ -58,6 +60,14 @@ def kernel(s, all_lanes):
     w(f"    pipeline.init_mbars %p producer {count} consumer {count} : {P}")
     w("    %is_producer = arith.cmpi eq, %warp, %c0 : index")
     w("    scf.if %is_producer {")
+
+
+def kernel(s, all_lanes):
+    name = f"ring_s{s}_{'all' if all_lanes else 'lane0'}"
+    P = f"!P{s}"
+    out = []
+    w = out.append
+    _prologue(w, name, s, all_lanes, "")
     w("      scf.for %i = %c0 to %count step %c1 {")
     w(f"        pipeline.produce %p as %s : {P} {{")
     w(f"          %st = pipeline.index %s : !pipeline.stage<producer, {P}>")
@@ -104,33 +114,13 @@ def kernel(s, all_lanes):
 def kernel_ahead(s, all_lanes):
     """The --ahead form of kernel(s, all_lanes)."""
     name = f"ring_s{s}_{'all' if all_lanes else 'lane0'}"
-    count = 32 if all_lanes else 1
     P = f"!P{s}"
     PS = f"!pipeline.stage<producer, {P}>"
     CS = f"!pipeline.stage<consumer, {P}>"
     out = []
     w = out.append
-    w(f"  // S = {s}, {signalling(all_lanes)}, look-ahead waits.")
-    w(f"  gpu.func @{name}(%out: !Out, %n: i32)")
-    w(f"      workgroup(%ring: memref<{s}xi32, #WG>) kernel")
-    w("      attributes {known_block_size = array<i32: 64, 1, 1>} {")
-    w("    %c0 = arith.constant 0 : index")
-    w("    %c1 = arith.constant 1 : index")
-    w("    %c32 = arith.constant 32 : index")
-    w("    %c0_i32 = arith.constant 0 : i32")
-    w("    %c16_i32 = arith.constant 16 : i32")
-    w("    %golden = arith.constant -1640531535 : i32")
-    w("    %tid = gpu.thread_id x")
-    w("    %bid = gpu.block_id x")
-    w("    %warp = arith.divui %tid, %c32 : index")
-    w("    %lane = arith.remui %tid, %c32 : index")
-    w("    %is_leader = arith.cmpi eq, %lane, %c0 : index")
-    w("    %count = arith.index_cast %n : i32 to index")
-    w("    %base = arith.muli %bid, %count : index")
-    w(f"    %p = pipeline.create -> {P}")
-    w(f"    pipeline.init_mbars %p producer {count} consumer {count} : {P}")
-    w("    %is_producer = arith.cmpi eq, %warp, %c0 : index")
-    w("    scf.if %is_producer {")
+    _prologue(w, name, s, all_lanes, ", look-ahead waits",
+              ["%c0_i32 = arith.constant 0 : i32"])
     w(f"      %r0 = pipeline.try_acquire_producer %p : {P}")
     w("      %rl = scf.for %i = %c0 to %count step %c1 iter_args(%r = %r0) -> (i1) {")
     w(f"        %s = pipeline.acquire_producer %p ready(%r) : {P}")

@@ -143,20 +143,30 @@ consumeAt(uint32_t full, uint32_t empty, volatile uint32_t *ring,
   }
 }
 
+// A ring's setup: its barriers initialized and the shared-memory addresses
+// of the full and empty barriers and the slots; with Opaque, hidden from
+// the compilers so that they stay in registers instead of being rebuilt
+// from the shared window's base at every access.
+template <int S, bool All, bool Opaque>
+__device__ __forceinline__ void ringSetup(uint64_t *bars, uint32_t *ring,
+                                          uint32_t &full, uint32_t &empty,
+                                          uint32_t &slots) {
+  initBarriers<S, All>(bars);
+  full = smem(&bars[0]);
+  empty = smem(&bars[S]);
+  slots = smem(&ring[0]);
+  if (Opaque)
+    asm("" : "+r"(full), "+r"(empty), "+r"(slots));
+}
+
 template <int S, bool All, bool Tuned, Wait W = Wait::Hint>
 __device__ __forceinline__ void handRing(uint32_t *__restrict__ out,
                                          int32_t n) {
   __shared__ alignas(8) uint64_t bars[2 * S];
   __shared__ uint32_t ring[S];
-  initBarriers<S, All>(bars);
+  uint32_t full, empty, slots;
+  ringSetup<S, All, Tuned>(bars, ring, full, empty, slots);
   const uint32_t lane = threadIdx.x % 32;
-  uint32_t full = smem(&bars[0]), empty = smem(&bars[S]);
-  uint32_t slots = smem(&ring[0]);
-  if (Tuned) {
-    // Opaque to the compilers: the addresses stay in registers instead of
-    // being rebuilt from the shared window's base at every access.
-    asm("" : "+r"(full), "+r"(empty), "+r"(slots));
-  }
   const uint32_t base = blockIdx.x * static_cast<uint32_t>(n);
   const int32_t rounds = n / S, tail = n % S;
   if (threadIdx.x < 32) {
@@ -203,11 +213,9 @@ __device__ __forceinline__ void predRing(uint32_t *__restrict__ out,
                                          int32_t n) {
   __shared__ alignas(8) uint64_t bars[2 * S];
   __shared__ uint32_t ring[S];
-  initBarriers<S, All>(bars);
+  uint32_t full, empty, slots;
+  ringSetup<S, All, true>(bars, ring, full, empty, slots);
   const uint32_t lane = threadIdx.x % 32;
-  uint32_t full = smem(&bars[0]), empty = smem(&bars[S]);
-  uint32_t slots = smem(&ring[0]);
-  asm("" : "+r"(full), "+r"(empty), "+r"(slots));
   const uint32_t base = blockIdx.x * static_cast<uint32_t>(n);
   const int32_t rounds = n / S, tail = n % S;
   constexpr Wait W = Wait::Pred;
@@ -293,11 +301,9 @@ __device__ __forceinline__ void aheadRing(uint32_t *__restrict__ out,
   static_assert(S >= 2, "the look-ahead ring needs two stages");
   __shared__ alignas(8) uint64_t bars[2 * S];
   __shared__ uint32_t ring[S];
-  initBarriers<S, All>(bars);
+  uint32_t full, empty, slots;
+  ringSetup<S, All, true>(bars, ring, full, empty, slots);
   const uint32_t lane = threadIdx.x % 32;
-  uint32_t full = smem(&bars[0]), empty = smem(&bars[S]);
-  uint32_t slots = smem(&ring[0]);
-  asm("" : "+r"(full), "+r"(empty), "+r"(slots));
   const uint32_t base = blockIdx.x * static_cast<uint32_t>(n);
   if (threadIdx.x < 32) {
     aheadLoop<S>(empty, 1, n, [&](uint32_t s, int32_t i) {
